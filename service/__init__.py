@@ -1,0 +1,1 @@
+"""The cardroom service: job files, the command line, and (later) the gRPC API."""

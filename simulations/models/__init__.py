@@ -1,0 +1,48 @@
+"""Simulation models: what one trial is, and how trials add up to an estimate.
+
+A model is a frozen dataclass that can ``simulate(trials, rng)`` into a tally, merge
+tallies from any number of shards in any order, and ``report`` a merged tally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Protocol
+
+import numpy as np
+
+from simulations.models.bad_beat import BadBeatModel
+from simulations.spec import Fields
+
+
+class Tally(Protocol):
+    @property
+    def trials(self) -> int: ...
+
+    def merge(self, other: Any) -> Any: ...
+
+
+class Model(Protocol):
+    kind: str
+    trials_field: str
+
+    def simulate(self, trials: int, rng: np.random.Generator) -> Any: ...
+
+    def empty_tally(self) -> Any: ...
+
+    def report(self, tally: Any) -> dict[str, Any]: ...
+
+    def describe(self) -> str: ...
+
+
+class ModelReader(Protocol):
+    kind: str
+    trials_field: str
+
+    def from_fields(self, job: Fields) -> Model: ...
+
+
+MODELS: Mapping[str, ModelReader] = MappingProxyType({BadBeatModel.kind: BadBeatModel})
+
+__all__ = ["MODELS", "BadBeatModel", "Model", "Tally"]

@@ -1,0 +1,120 @@
+"""Reading job specifications: typed fields, defaults, and errors that name the field.
+
+A specification arrives as nested mappings (from TOML, JSON or an API message).  Every
+value is read through :class:`Fields`, which checks its type and range, and finally
+:meth:`Fields.finish` rejects any key nobody read, so a misspelt setting is an error
+rather than a silent default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_MISSING: Any = object()
+
+
+class SpecError(ValueError):
+    """A specification is wrong; ``field`` is the dotted path of the culprit ('jackpot.players')."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}" if field else problem)
+        self.field = field
+        self.problem = problem
+
+
+def _type_name(value: object) -> str:
+    return {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a table",
+    }.get(type(value), type(value).__name__)
+
+
+class Fields:
+    """A view of one table of a specification that remembers which keys were read."""
+
+    def __init__(self, table: Mapping[str, Any], path: str = "") -> None:
+        if not isinstance(table, Mapping):
+            raise SpecError(path or "job", f"must be a table, not {_type_name(table)}")
+        self._table = table
+        self._path = path
+        self._read: set[str] = set()
+
+    def path(self, key: str) -> str:
+        return f"{self._path}.{key}" if self._path else key
+
+    def has(self, key: str) -> bool:
+        return key in self._table
+
+    def _get(self, key: str, default: Any) -> Any:
+        self._read.add(key)
+        if key in self._table:
+            return self._table[key]
+        if default is _MISSING:
+            raise SpecError(self.path(key), "is required")
+        return default
+
+    def integer(
+        self, key: str, default: int = _MISSING, *, low: int | None = None, high: int | None = None
+    ) -> int:
+        value = self._get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SpecError(self.path(key), f"must be an integer, not {_type_name(value)}")
+        if low is not None and value < low:
+            raise SpecError(self.path(key), f"must be at least {low:,}, got {value:,}")
+        if high is not None and value > high:
+            raise SpecError(self.path(key), f"must be at most {high:,}, got {value:,}")
+        return value
+
+    def optional_integer(
+        self, key: str, *, low: int | None = None, high: int | None = None
+    ) -> int | None:
+        if key not in self._table:
+            self._read.add(key)
+            return None
+        return self.integer(key, low=low, high=high)
+
+    def boolean(self, key: str, default: bool = _MISSING) -> bool:
+        value = self._get(key, default)
+        if not isinstance(value, bool):
+            raise SpecError(self.path(key), f"must be true or false, not {_type_name(value)}")
+        return value
+
+    def string(
+        self, key: str, default: str = _MISSING, *, choices: tuple[str, ...] | None = None
+    ) -> str:
+        value = self._get(key, default)
+        if not isinstance(value, str):
+            raise SpecError(self.path(key), f"must be a string, not {_type_name(value)}")
+        if choices is not None and value not in choices:
+            raise SpecError(
+                self.path(key), f"must be one of {', '.join(map(repr, choices))}; got {value!r}"
+            )
+        return value
+
+    def optional_string(self, key: str) -> str | None:
+        if key not in self._table:
+            self._read.add(key)
+            return None
+        return self.string(key)
+
+    def table(self, key: str, *, required: bool = False) -> Fields:
+        value = self._get(key, _MISSING if required else {})
+        return Fields(value, self.path(key)) if isinstance(value, Mapping) else self._not_table(key)
+
+    def _not_table(self, key: str) -> Fields:
+        raise SpecError(self.path(key), f"must be a table, not {_type_name(self._table[key])}")
+
+    def finish(self) -> None:
+        """Raise on the first key that no reader asked for."""
+        for key in self._table:
+            if key not in self._read:
+                known = sorted(self._read)
+                hint = f" (known keys: {', '.join(known)})" if known else ""
+                raise SpecError(self.path(key), f"is not a known setting{hint}")

@@ -1,0 +1,1 @@
+"""Shard planning, seeding, fan-out over Ray, and merging of partial results."""

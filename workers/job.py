@@ -1,0 +1,36 @@
+"""A simulation job: a model, how many trials, the seed, and the shard size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from simulations.models import Model, Tally
+from workers.plan import ShardPlan, shard_rng
+
+DEFAULT_SHARD_SIZE = 1_000_000
+
+
+@dataclass(frozen=True)
+class Job:
+    model: Model
+    trials: int
+    seed: int
+    shard_size: int = DEFAULT_SHARD_SIZE
+
+    @property
+    def kind(self) -> str:
+        return self.model.kind
+
+    @property
+    def plan(self) -> ShardPlan:
+        return ShardPlan(self.trials, self.shard_size)
+
+    def run_shard(self, index: int) -> Tally:
+        """Simulate shard ``index``; the same index always gives the same tally."""
+        shard = self.plan.shard(index)
+        return self.model.simulate(shard.trials, shard_rng(self.seed, index))
+
+    def report(self, tally: Tally) -> dict[str, Any]:
+        """The result as flat JSON-ready fields: kind first, seed last."""
+        return {"kind": self.kind, **self.model.report(tally), "seed": self.seed}

@@ -36,9 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true", help="print the result as one JSON object")
     place = run.add_mutually_exclusive_group()
     place.add_argument(
-        "--workers", type=_positive, default=None,
+        "--workers",
+        type=_positive,
+        default=None,
         help="CPUs for the embedded Ray (default: every core)",
-    )  # fmt: skip
+    )
     place.add_argument("--ray-address", help="run on an existing Ray cluster at this address")
     place.add_argument(
         "--in-process", action="store_true", help="run shards one by one in this process, no Ray"

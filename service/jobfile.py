@@ -35,8 +35,9 @@ def job_from_mapping(data: Mapping[str, Any]) -> Job:
     seed = fields.optional_integer("seed", low=0, high=MAX_SEED)
     shard_size = fields.integer("shard_size", DEFAULT_SHARD_SIZE, low=1, high=MAX_TRIALS)
     if -(-trials // shard_size) > MAX_SHARDS:
-        raise SpecError("shard_size", f"too small: {trials:,} trials would need more than "
-                        f"{MAX_SHARDS:,} shards")  # fmt: skip
+        raise SpecError(
+            "shard_size", f"too small: {trials:,} trials would need more than {MAX_SHARDS:,} shards"
+        )
     try:
         model = reader.from_fields(fields)
     except SpecError:

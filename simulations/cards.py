@@ -24,7 +24,7 @@ MAX_JOKERS = 4
 
 
 class Rank(IntEnum):
-    """Card ranks, deuce lowest; the ace is high here and made low by the ranking systems that say so."""
+    """Card ranks, deuce lowest; the ace is high here, and low where a ranking system says so."""
 
     TWO = 0
     THREE = 1
@@ -71,13 +71,35 @@ class Suit(IntEnum):
 RANK_SYMBOLS = "23456789TJQKA"
 SUIT_SYMBOLS = "cdhs"
 _RANK_NOUNS = (
-    "Deuce", "Three", "Four", "Five", "Six", "Seven", "Eight",
-    "Nine", "Ten", "Jack", "Queen", "King", "Ace",
-)  # fmt: skip
+    "Deuce",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King",
+    "Ace",
+)
 _RANK_PLURALS = (
-    "Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights",
-    "Nines", "Tens", "Jacks", "Queens", "Kings", "Aces",
-)  # fmt: skip
+    "Deuces",
+    "Threes",
+    "Fours",
+    "Fives",
+    "Sixes",
+    "Sevens",
+    "Eights",
+    "Nines",
+    "Tens",
+    "Jacks",
+    "Queens",
+    "Kings",
+    "Aces",
+)
 
 # Accepted spellings of a rank: the usual letters, "10" for the ten, and "1" for
 # an ace written low.  Lower-case letters are accepted for convenience.

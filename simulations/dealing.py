@@ -18,7 +18,7 @@ import numpy.typing as npt
 def deal_from_uniforms(
     deck: npt.NDArray[np.int8], uniforms: npt.NDArray[np.float64], out: npt.NDArray[np.int8]
 ) -> None:
-    """Fill ``out[i]`` with the first ``k`` cards of a shuffle of ``deck`` driven by ``uniforms[i]``.
+    """Fill ``out[i]`` with the first ``k`` cards of a shuffle of ``deck`` by ``uniforms[i]``.
 
     Position ``j`` takes a card chosen uniformly from the ``n - j`` cards not yet dealt
     (index ``j + floor(u * (n - j))``); ``u`` has 53 random bits, so the choice is uniform

@@ -41,7 +41,9 @@ class InlineRunner:
     """Run every shard in this process, in order."""
 
     def run(self, job: Job, on_progress: ProgressCallback | None = None) -> Any:
-        return merge_in_order(job, ((i, job.run_shard(i)) for i in range(job.plan.count)), on_progress)
+        return merge_in_order(
+            job, ((i, job.run_shard(i)) for i in range(job.plan.count)), on_progress
+        )
 
     def close(self) -> None:
         pass

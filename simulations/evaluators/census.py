@@ -91,5 +91,7 @@ def high_census(cards: int, deck: npt.ArrayLike | None = None) -> Census:
     return Census(
         cards=cards,
         hands={Category(c): int(row.sum()) for c, row in enumerate(by_category)},
-        distinct_values={Category(c): int(np.count_nonzero(row)) for c, row in enumerate(by_category)},
+        distinct_values={
+            Category(c): int(np.count_nonzero(row)) for c, row in enumerate(by_category)
+        },
     )

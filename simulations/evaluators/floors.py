@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from simulations.cards import RANK_SYMBOLS
-from simulations.evaluators.hand_value import Category, pack_value
+from simulations.evaluators.hand_value import Category, describe_value, pack_value
 from simulations.evaluators.high_tables import straight_top
 
 _CATEGORY_WORDS = {
@@ -70,6 +70,14 @@ def hand_floor(text: str) -> int:
     if all(c == 1 for c in shape):
         return pack_value(Category.HIGH_CARD, *ordered)
     raise ValueError(f"{text!r} is not a poker hand (no hand holds those ranks)")
+
+
+def describe_floor(text: str) -> str:
+    """The floor in words: 'a flush' for a category, 'Aces full of Tens' for ranks."""
+    words = " ".join(text.lower().replace("-", " ").split())
+    if words in _CATEGORY_WORDS:
+        return f"any {_CATEGORY_WORDS[words].label}"
+    return describe_value(hand_floor(text))
 
 
 def _parse_ranks(ranks_text: str, text: str) -> list[int]:

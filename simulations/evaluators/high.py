@@ -29,10 +29,10 @@ from simulations.evaluators.high_tables import (
     ROW_SHIFT,
     SUIT_FIELD_BITS,
     HighTables,
-    build_high_tables,
+    load_high_tables,
 )
 
-TABLES: HighTables = build_high_tables()
+TABLES: HighTables = load_high_tables()
 
 _COL_MASK = (1 << ROW_SHIFT) - 1
 
@@ -55,7 +55,7 @@ def rank_lookup(
 ) -> int:
     """The value of a hand with no flush, from its summed card key."""
     ranks = key >> SUIT_FIELD_BITS
-    return rank_values[row_offsets[ranks >> ROW_SHIFT] + (ranks & _COL_MASK)]
+    return int(rank_values[row_offsets[ranks >> ROW_SHIFT] + (ranks & _COL_MASK)])
 
 
 @nb.njit(cache=True)

@@ -21,6 +21,7 @@ in :func:`nonflush_value` and :func:`flush_value`; the tables only cache their a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numba as nb
 import numpy as np
@@ -157,13 +158,25 @@ def _flush_table() -> npt.NDArray[np.int32]:
 
 
 @nb.njit(cache=True)
+def _next_free(following: npt.NDArray[np.int64], slot: int) -> int:
+    """The first free slot at or after ``slot`` (a union-find walk with path halving)."""
+    while following[slot] != slot:
+        following[slot] = following[following[slot]]
+        slot = following[slot]
+    return slot
+
+
+@nb.njit(cache=True)
 def _place_rows(
     keys: npt.NDArray[np.int64], values: npt.NDArray[np.int32], n_rows: int, shift: int
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-    """First-fit row displacement: an offset per row so that no two keys share a slot."""
-    width = 1 << shift
-    col_mask = width - 1
-    order = np.argsort(keys >> shift, kind="mergesort")
+    """First-fit row displacement: an offset per row so that no two keys share a slot.
+
+    Rows are placed fullest first; each tries offsets that put its lowest column on a free
+    slot, in increasing order, until all its columns land on free slots.
+    """
+    col_mask = (1 << shift) - 1
+    order = np.argsort(keys, kind="mergesort")  # by row, then by column within a row
     row_start = np.zeros(n_rows + 1, dtype=np.int64)
     for k in keys:
         row_start[(k >> shift) + 1] += 1
@@ -171,32 +184,38 @@ def _place_rows(
         row_start[r + 1] += row_start[r]
     sizes = row_start[1:] - row_start[:-1]
     row_order = np.argsort(-sizes, kind="mergesort")
-    capacity = 4 * keys.shape[0] + width  # first fit packs far denser; see the check below
-    taken = np.zeros(capacity + width, dtype=np.bool_)
-    table = np.zeros(capacity + width, dtype=np.int32)
+    capacity = keys.shape[0] * 8 + (1 << shift)
+    following = np.arange(capacity + 1)
+    taken = np.zeros(capacity, dtype=np.bool_)
+    table = np.zeros(capacity, dtype=np.int32)
     offsets = np.zeros(n_rows, dtype=np.int32)
     used = 0
     for r in row_order:
         if sizes[r] == 0:
             continue
         members = order[row_start[r] : row_start[r + 1]]
-        offset = 0
+        lowest = keys[members[0]] & col_mask
+        slot = _next_free(following, lowest)
         while True:
+            offset = slot - lowest
             fits = True
             for m in members:
-                if taken[offset + (keys[m] & col_mask)]:
+                target = offset + (keys[m] & col_mask)
+                if target >= capacity:
+                    raise ValueError("perfect-hash table overflow")
+                if taken[target]:
                     fits = False
                     break
             if fits:
                 break
-            offset += 1
+            slot = _next_free(following, slot + 1)
         offsets[r] = offset
         for m in members:
-            slot = offset + (keys[m] & col_mask)
-            taken[slot] = True
-            table[slot] = values[m]
-            if slot + 1 > used:
-                used = slot + 1
+            target = offset + (keys[m] & col_mask)
+            taken[target] = True
+            following[target] = target + 1
+            table[target] = values[m]
+            used = max(used, target + 1)
     return offsets, table[:used].copy()
 
 
@@ -227,6 +246,7 @@ class HighTables:
 
 
 def build_high_tables() -> HighTables:
+    """Compute every table from the hand rules (a few seconds; see :func:`load_high_tables`)."""
     rank_keys = np.array(RANK_KEYS, dtype=np.int64)
     counts = _rank_multisets(MIN_CARDS, MAX_CARDS)
     sums = counts @ rank_keys + counts.sum(axis=1) * COUNT_UNIT
@@ -239,8 +259,33 @@ def build_high_tables() -> HighTables:
     for card in range(52):
         rank, suit = divmod(card, 4)
         card_keys[card] = ((RANK_KEYS[rank] + COUNT_UNIT) << SUIT_FIELD_BITS) | (1 << (4 * suit))
-    tables = HighTables(card_keys, _flush_table(), offsets, rank_values)
-    for array in (tables.card_keys, tables.flush_values, tables.row_offsets, tables.rank_values):
-        array.setflags(write=False)
+    return _frozen(HighTables(card_keys, _flush_table(), offsets, rank_values))
+
+
+def _frozen(tables: HighTables) -> HighTables:
+    for name in TABLE_FIELDS:
+        getattr(tables, name).setflags(write=False)
     return tables
 
+
+TABLE_FIELDS = ("card_keys", "flush_values", "row_offsets", "rank_values")
+# The built tables ship with the package so that importing the evaluator (in every
+# worker process) takes milliseconds; a test rebuilds them and demands equality.
+TABLE_FILE = Path(__file__).with_name("high_tables.npz")
+
+
+def load_high_tables(path: Path = TABLE_FILE) -> HighTables:
+    """The shipped tables, or freshly built ones when the file is absent."""
+    if not path.exists():
+        return build_high_tables()
+    with np.load(path) as data:
+        return _frozen(HighTables(*(np.array(data[name]) for name in TABLE_FIELDS)))
+
+
+def save_high_tables(tables: HighTables, path: Path = TABLE_FILE) -> None:
+    np.savez_compressed(path, **{name: getattr(tables, name) for name in TABLE_FIELDS})
+
+
+if __name__ == "__main__":
+    save_high_tables(build_high_tables())
+    print(f"wrote {TABLE_FILE}")

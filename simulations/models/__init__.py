@@ -24,8 +24,11 @@ class Tally(Protocol):
 
 
 class Model(Protocol):
-    kind: str
-    trials_field: str
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def trials_field(self) -> str: ...
 
     def simulate(self, trials: int, rng: np.random.Generator) -> Any: ...
 
@@ -37,8 +40,13 @@ class Model(Protocol):
 
 
 class ModelReader(Protocol):
-    kind: str
-    trials_field: str
+    """A model class: its kind, the name of its trial count, and its spec reader."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def trials_field(self) -> str: ...
 
     def from_fields(self, job: Fields) -> Model: ...
 

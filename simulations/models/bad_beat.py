@@ -32,10 +32,10 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simulations.decks import Deck
 from simulations.dealing import deal_from_uniforms
-from simulations.evaluators.floors import hand_floor
-from simulations.evaluators.hand_value import Category, describe_value
+from simulations.decks import Deck
+from simulations.evaluators.floors import describe_floor, hand_floor
+from simulations.evaluators.hand_value import Category
 from simulations.evaluators.high import TABLES, evaluate_high, flush_suit, rank_lookup
 from simulations.spec import Fields, SpecError
 from simulations.stats import Proportion
@@ -78,9 +78,9 @@ class BadBeatRules:
         return _NO_FLOOR if self.min_winning_hand is None else hand_floor(self.min_winning_hand)
 
     def describe(self) -> str:
-        parts = [f"losing hand {describe_value(self.losing_floor)} or better"]
+        parts = [f"losing hand {describe_floor(self.min_losing_hand)} or better"]
         if self.min_winning_hand is not None:
-            parts.append(f"winning hand {describe_value(self.winning_floor)} or better")
+            parts.append(f"winning hand {describe_floor(self.min_winning_hand)} or better")
         parts.append(
             {2: "both hole cards play", 1: "at least one hole card plays", 0: "board may play"}[
                 self.hole_cards_play
@@ -133,8 +133,12 @@ class BadBeatModel:
         players = game.integer("players", 9, low=MIN_PLAYERS, high=MAX_PLAYERS)
         game.finish()
         jackpot = job.table("jackpot")
-        losing = _floor_text(jackpot, "min_losing_hand", "AAATT")
-        winning = _floor_text(jackpot, "min_winning_hand", None)
+        losing = _check_floor(
+            jackpot, "min_losing_hand", jackpot.string("min_losing_hand", "AAATT")
+        )
+        winning = jackpot.optional_string("min_winning_hand")
+        if winning is not None:
+            _check_floor(jackpot, "min_winning_hand", winning)
         hole = jackpot.integer("hole_cards_play", 2, low=0, high=2)
         quads = jackpot.boolean("quads_need_pocket_pair", False)
         board_trips = jackpot.boolean("board_trips_full_house", True)
@@ -180,13 +184,11 @@ class BadBeatModel:
         }
 
 
-def _floor_text(table: Fields, key: str, default: str | None) -> str | None:
-    text = table.optional_string(key) if default is None else table.string(key, default)
-    if text is not None:
-        try:
-            hand_floor(text)
-        except ValueError as err:
-            raise SpecError(table.path(key), str(err)) from None
+def _check_floor(table: Fields, key: str, text: str) -> str:
+    try:
+        hand_floor(text)
+    except ValueError as err:
+        raise SpecError(table.path(key), str(err)) from None
     return text
 
 
@@ -203,35 +205,57 @@ def count_jackpots(
     t = TABLES
     return int(
         _jackpot_kernel(
-            dealt, players, rules.losing_floor, rules.winning_floor, rules.hole_cards_play,
-            rules.quads_need_pocket_pair, rules.board_trips_full_house,
-            t.card_keys, t.flush_values, t.row_offsets, t.rank_values, values, out,
+            dealt,
+            players,
+            rules.losing_floor,
+            rules.winning_floor,
+            rules.hole_cards_play,
+            rules.quads_need_pocket_pair,
+            rules.board_trips_full_house,
+            t.card_keys,
+            t.flush_values,
+            t.row_offsets,
+            t.rank_values,
+            values,
+            out,
         )
-    )  # fmt: skip
+    )
 
 
 @nb.njit(cache=True)
 def _five_value(
-    a: int, b: int, c: int, d: int, e: int,
+    a: int,
+    b: int,
+    c: int,
+    d: int,
+    e: int,
     card_keys: npt.NDArray[np.int64],
     flush_values: npt.NDArray[np.int32],
     row_offsets: npt.NDArray[np.int32],
     rank_values: npt.NDArray[np.int32],
-) -> int:  # fmt: skip
+) -> int:
     key = card_keys[a] + card_keys[b] + card_keys[c] + card_keys[d] + card_keys[e]
     if flush_suit(key) >= 0:
-        return flush_values[(1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2)) | (1 << (d >> 2)) | (1 << (e >> 2))]
+        mask = (
+            (1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2)) | (1 << (d >> 2)) | (1 << (e >> 2))
+        )
+        return int(flush_values[mask])
     return rank_lookup(key, row_offsets, rank_values)
 
 
 @nb.njit(cache=True)
 def _hole_cards_play(
-    dealt: npt.NDArray[np.int8], i: int, h0: int, h1: int, need: int, value: int,
+    dealt: npt.NDArray[np.int8],
+    i: int,
+    h0: int,
+    h1: int,
+    need: int,
+    value: int,
     card_keys: npt.NDArray[np.int64],
     flush_values: npt.NDArray[np.int32],
     row_offsets: npt.NDArray[np.int32],
     rank_values: npt.NDArray[np.int32],
-) -> bool:  # fmt: skip
+) -> bool:
     """Whether a five-card hand using at least ``need`` hole cards is worth ``value``."""
     if need == 0:
         return True
@@ -240,9 +264,16 @@ def _hole_cards_play(
         for y in range(x + 1, BOARD_CARDS):
             for z in range(y + 1, BOARD_CARDS):
                 v = _five_value(
-                    h0, h1, dealt[i, x], dealt[i, y], dealt[i, z],
-                    card_keys, flush_values, row_offsets, rank_values,
-                )  # fmt: skip
+                    h0,
+                    h1,
+                    dealt[i, x],
+                    dealt[i, y],
+                    dealt[i, z],
+                    card_keys,
+                    flush_values,
+                    row_offsets,
+                    rank_values,
+                )
                 if v == value:
                     return True
     if need == 2:
@@ -257,9 +288,16 @@ def _hole_cards_play(
                     cards[m] = dealt[i, x]
                     m += 1
             v = _five_value(
-                h, cards[0], cards[1], cards[2], cards[3],
-                card_keys, flush_values, row_offsets, rank_values,
-            )  # fmt: skip
+                h,
+                cards[0],
+                cards[1],
+                cards[2],
+                cards[3],
+                card_keys,
+                flush_values,
+                row_offsets,
+                rank_values,
+            )
             if v == value:
                 return True
     return False
@@ -267,40 +305,58 @@ def _hole_cards_play(
 
 @nb.njit(cache=True)
 def _qualifies(
-    dealt: npt.NDArray[np.int8], i: int, p: int, value: int,
-    hole_cards_play: int, quads_need_pocket_pair: bool, board_trips_full_house: bool,
+    dealt: npt.NDArray[np.int8],
+    i: int,
+    p: int,
+    value: int,
+    hole_cards_play: int,
+    quads_need_pocket_pair: bool,
+    board_trips_full_house: bool,
     card_keys: npt.NDArray[np.int64],
     flush_values: npt.NDArray[np.int32],
     row_offsets: npt.NDArray[np.int32],
     rank_values: npt.NDArray[np.int32],
-) -> bool:  # fmt: skip
+) -> bool:
     h0 = dealt[i, BOARD_CARDS + 2 * p]
     h1 = dealt[i, BOARD_CARDS + 2 * p + 1]
     category = value >> 20
     top_rank = (value >> 16) & 15
-    if quads_need_pocket_pair and category == _QUADS:
-        if h0 >> 2 != top_rank or h1 >> 2 != top_rank:
-            return False
-    if not board_trips_full_house and category == _FULL_HOUSE:
-        if h0 >> 2 != top_rank and h1 >> 2 != top_rank:
-            return False
+    pocket_pair_of_top = h0 >> 2 == top_rank and h1 >> 2 == top_rank
+    if quads_need_pocket_pair and category == _QUADS and not pocket_pair_of_top:
+        return False
+    holds_trips_rank = h0 >> 2 == top_rank or h1 >> 2 == top_rank
+    if not board_trips_full_house and category == _FULL_HOUSE and not holds_trips_rank:
+        return False
     return _hole_cards_play(
-        dealt, i, h0, h1, hole_cards_play, value,
-        card_keys, flush_values, row_offsets, rank_values,
-    )  # fmt: skip
+        dealt,
+        i,
+        h0,
+        h1,
+        hole_cards_play,
+        value,
+        card_keys,
+        flush_values,
+        row_offsets,
+        rank_values,
+    )
 
 
 @nb.njit(cache=True)
 def _jackpot_kernel(
-    dealt: npt.NDArray[np.int8], players: int, losing_floor: int, winning_floor: int,
-    hole_cards_play: int, quads_need_pocket_pair: bool, board_trips_full_house: bool,
+    dealt: npt.NDArray[np.int8],
+    players: int,
+    losing_floor: int,
+    winning_floor: int,
+    hole_cards_play: int,
+    quads_need_pocket_pair: bool,
+    board_trips_full_house: bool,
     card_keys: npt.NDArray[np.int64],
     flush_values: npt.NDArray[np.int32],
     row_offsets: npt.NDArray[np.int32],
     rank_values: npt.NDArray[np.int32],
     values: npt.NDArray[np.int64],
     flags: npt.NDArray[np.bool_],
-) -> int:  # fmt: skip
+) -> int:
     hits = 0
     for i in range(dealt.shape[0]):
         board_key = 0
@@ -338,9 +394,18 @@ def _jackpot_kernel(
                 if value < losing_floor:
                     continue
                 if not _qualifies(
-                    dealt, i, p, value, hole_cards_play, quads_need_pocket_pair,
-                    board_trips_full_house, card_keys, flush_values, row_offsets, rank_values,
-                ):  # fmt: skip
+                    dealt,
+                    i,
+                    p,
+                    value,
+                    hole_cards_play,
+                    quads_need_pocket_pair,
+                    board_trips_full_house,
+                    card_keys,
+                    flush_values,
+                    row_offsets,
+                    rank_values,
+                ):
                     continue
                 weakest_loser = min(weakest_loser, value)
                 if value >= winning_floor:
@@ -351,7 +416,9 @@ def _jackpot_kernel(
     return hits
 
 
-def reference_jackpot(board: Sequence[int], holes: Sequence[Sequence[int]], rules: BadBeatRules) -> bool:
+def reference_jackpot(
+    board: Sequence[int], holes: Sequence[Sequence[int]], rules: BadBeatRules
+) -> bool:
     """The same verdict as the kernel, written plainly over the scalar evaluator."""
     qualifying: list[int] = []
     winners: list[int] = []
@@ -361,12 +428,12 @@ def reference_jackpot(board: Sequence[int], holes: Sequence[Sequence[int]], rule
             continue
         top = best.value >> 16 & 15
         hole_ranks = [card >> 2 for card in hole]
-        if rules.quads_need_pocket_pair and best.category is Category.FOUR_OF_A_KIND:
-            if hole_ranks != [top, top]:
-                continue
-        if not rules.board_trips_full_house and best.category is Category.FULL_HOUSE:
-            if top not in hole_ranks:
-                continue
+        is_quads = best.category is Category.FOUR_OF_A_KIND
+        if rules.quads_need_pocket_pair and is_quads and hole_ranks != [top, top]:
+            continue
+        is_full_house = best.category is Category.FULL_HOUSE
+        if not rules.board_trips_full_house and is_full_house and top not in hole_ranks:
+            continue
         if not _reference_hole_cards_play(board, hole, rules.hole_cards_play, best.value):
             continue
         qualifying.append(best.value)

@@ -101,8 +101,8 @@ _RANK_PLURALS = (
     "Aces",
 )
 
-# Accepted spellings of a rank: the usual letters, "10" for the ten, and "1" for
-# an ace written low.  Lower-case letters are accepted for convenience.
+# Accepted spellings of a rank: the usual letters and "10" for the ten; lower-case
+# letters are accepted for convenience.
 _RANK_BY_TOKEN = {s: Rank(i) for i, s in enumerate(RANK_SYMBOLS)}
 _RANK_BY_TOKEN.update({s.lower(): Rank(i) for i, s in enumerate(RANK_SYMBOLS)})
 _RANK_BY_TOKEN["10"] = Rank.TEN
@@ -132,6 +132,11 @@ def joker(index: int = 0) -> Card:
 
 def is_joker(card: int) -> bool:
     return card >= FIRST_JOKER
+
+
+def is_joker_code(code: int) -> bool:
+    """Whether ``code`` is one of the joker codes (for messages about bad input)."""
+    return FIRST_JOKER <= code < FIRST_JOKER + MAX_JOKERS
 
 
 def rank_of(card: int) -> Rank:
@@ -217,9 +222,10 @@ def _split_tokens(text: str) -> list[str]:
         while pos < len(chunk):
             match = _CARD_RUN.match(chunk, pos)
             if match is None:
-                bad = chunk[pos:] if pos else chunk
+                where = f" in {chunk!r}" if pos else ""
                 raise ValueError(
-                    f"{bad!r} is not a card (expected rank 2-9/T/10/J/Q/K/A and suit c/d/h/s)"
+                    f"{chunk[pos:]!r}{where} is not a card "
+                    "(expected rank 2-9/T/10/J/Q/K/A and suit c/d/h/s)"
                 )
             tokens.append(match.group(0))
             pos = match.end()

@@ -192,7 +192,7 @@ def test_bad_single_token_names_itself(token: str) -> None:
     ],
 )
 def test_bad_token_in_text_is_named(text: str, bad: str) -> None:
-    with pytest.raises(ValueError, match=re.escape(repr(bad)) + " is not a card"):
+    with pytest.raises(ValueError, match=re.escape(repr(bad)) + r"( in '\w+')? is not a card"):
         parse_cards(text)
 
 
@@ -264,8 +264,12 @@ def test_rank_names() -> None:
 
 
 def test_suit_order_clubs_diamonds_hearts_spades() -> None:
-    """Suit order clubs < diamonds < hearts < spades (cards.py: the bring-in tie order)."""
+    """Rules 003_6e018542f14946f8.txt, 'required to start the betting': 4♦ is lower than 4♠ by suit.
+
+    The codes follow the same order: clubs < diamonds < hearts < spades.
+    """
     assert Suit.CLUBS < Suit.DIAMONDS < Suit.HEARTS < Suit.SPADES
+    assert parse_card("4♦") < parse_card("4♠")
     assert [s.symbol for s in sorted(Suit)] == ["c", "d", "h", "s"]
     assert parse_card("2c") < parse_card("2d") < parse_card("2h") < parse_card("2s")
 

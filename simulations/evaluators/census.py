@@ -14,6 +14,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from simulations.cards import FIRST_JOKER, ensure_distinct, is_joker_code
 from simulations.evaluators.hand_value import CATEGORY_SHIFT, Category
 from simulations.evaluators.high import TABLES, batch_values
 
@@ -27,6 +28,7 @@ class Census:
     cards: int
     hands: dict[Category, int]
     distinct_values: dict[Category, int]
+    value_counts: dict[int, int]  # hands per packed value, for every value that occurs
 
     @property
     def total_hands(self) -> int:
@@ -83,13 +85,26 @@ def high_census(cards: int, deck: npt.ArrayLike | None = None) -> Census:
     """Tally every ``cards``-card hand (5 to 7) of ``deck`` (default the 52-card pack)."""
     if not 5 <= cards <= 7:
         raise ValueError(f"a high-hand census takes 5 to 7 cards, got {cards}")
-    pack = np.arange(52, dtype=np.int8) if deck is None else np.asarray(deck, dtype=np.int8)
+    pack = np.arange(52, dtype=np.int8) if deck is None else np.asarray(deck)
+    if pack.ndim != 1 or not np.issubdtype(pack.dtype, np.integer):
+        raise ValueError("a census deck is a 1-D array of card codes")
+    if pack.size < cards:
+        raise ValueError(f"a deck of {pack.size} cards holds no {cards}-card hand")
+    codes = [int(c) for c in pack]
+    for code in codes:
+        if not 0 <= code < FIRST_JOKER:
+            what = "a joker" if is_joker_code(code) else f"card code {code}"
+            raise ValueError(f"the census deck holds {what}; high hands rank only 0..51")
+    ensure_distinct(codes)
+    pack = pack.astype(np.int8)
     counts = np.zeros((int(Category.STRAIGHT_FLUSH) + 1) << CATEGORY_SHIFT, dtype=np.int64)
     t = TABLES
     _tally_high(pack, cards, t.card_keys, t.flush_values, t.row_offsets, t.rank_values, counts)
     by_category = counts.reshape(-1, 1 << CATEGORY_SHIFT)
+    present = np.flatnonzero(counts)
     return Census(
         cards=cards,
+        value_counts=dict(zip(present.tolist(), counts[present].tolist(), strict=True)),
         hands={Category(c): int(row.sum()) for c, row in enumerate(by_category)},
         distinct_values={
             Category(c): int(np.count_nonzero(row)) for c, row in enumerate(by_category)

@@ -13,8 +13,9 @@ when their values are equal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
+from functools import cached_property
 
 from simulations.cards import Rank
 
@@ -110,12 +111,18 @@ class HandValue:
     """A ranked hand: ``value`` orders hands totally (higher wins); the rest describes it."""
 
     value: int
-    category: Category = field(compare=False)
-    name: str = field(compare=False)
 
     @classmethod
     def from_value(cls, value: int) -> HandValue:
-        return cls(value, category_of(value), describe_value(value))
+        return cls(value)
+
+    @cached_property
+    def category(self) -> Category:
+        return category_of(self.value)
+
+    @cached_property
+    def name(self) -> str:
+        return describe_value(self.value)
 
     def __str__(self) -> str:
         return self.name

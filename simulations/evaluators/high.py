@@ -19,7 +19,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simulations.cards import FIRST_JOKER, Card, format_card, parse_cards
+from simulations.cards import FIRST_JOKER, format_card, is_joker_code, parse_cards
 from simulations.evaluators.hand_value import HandValue
 from simulations.evaluators.high_tables import (
     FLUSH_BITS,
@@ -128,7 +128,7 @@ def check_hands(hands: npt.NDArray[np.int8], n_codes: int = FIRST_JOKER) -> None
     cards = hands[row]
     bad = [int(c) for c in cards if not 0 <= c < n_codes]
     if bad:
-        what = "a joker" if FIRST_JOKER <= bad[0] < FIRST_JOKER + 4 else f"card code {bad[0]}"
+        what = "a joker" if is_joker_code(bad[0]) else f"card code {bad[0]}"
         raise ValueError(f"hand {row} holds {what}, which this evaluator does not rank")
     seen: set[int] = set()
     for c in cards:
@@ -160,18 +160,19 @@ def evaluate_high(cards: str | Sequence[int]) -> HandValue:
     parsed: Sequence[int] = parse_cards(cards) if isinstance(cards, str) else cards
     if not MIN_CARDS <= len(parsed) <= MAX_CARDS:
         raise ValueError(f"a high hand needs 5 to 7 cards, got {len(parsed)}")
-    array = np.array([[_standard(c) for c in parsed]], dtype=np.int8)
-    check_hands(array)
+    seen = 0
+    for code in parsed:
+        if isinstance(code, bool) or not isinstance(code, int | np.integer):
+            raise ValueError(f"{code!r} is not a card code")
+        card = int(code)
+        if not 0 <= card < FIRST_JOKER:
+            what = "a joker" if is_joker_code(card) else f"card code {card}"
+            raise ValueError(f"{what} cannot be ranked by the high-hand evaluator (no wild cards)")
+        if seen >> card & 1:
+            raise ValueError(f"duplicate card {format_card(int(card))}")
+        seen |= 1 << card
+    hand = np.array([parsed], dtype=np.int8)
     t = TABLES
     out = np.empty(1, dtype=np.int32)
-    batch_values(array, t.card_keys, t.flush_values, t.row_offsets, t.rank_values, out)
-    return HandValue.from_value(int(out[0]))
-
-
-def _standard(card: int) -> Card:
-    if isinstance(card, bool) or not isinstance(card, int | np.integer):
-        raise ValueError(f"{card!r} is not a card code")
-    if not 0 <= card < FIRST_JOKER:
-        what = "a joker" if card >= FIRST_JOKER else f"card code {card}"
-        raise ValueError(f"{what} cannot be ranked by the high-hand evaluator (no wild cards)")
-    return Card(int(card))
+    batch_values(hand, t.card_keys, t.flush_values, t.row_offsets, t.rank_values, out)
+    return HandValue(int(out[0]))

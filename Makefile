@@ -29,7 +29,8 @@ run: $(VENV)/.installed
 	$(BIN)/cardroom run $(JOB)
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check simulations workers service tests bench
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 test: lint

@@ -112,6 +112,10 @@ class HandValue:
 
     value: int
 
+    @property
+    def system(self) -> str:
+        return "high"
+
     @classmethod
     def from_value(cls, value: int) -> HandValue:
         return cls(value)

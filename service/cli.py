@@ -1,14 +1,24 @@
-"""The ``cardroom`` command line."""
+"""The ``cardroom`` command line.
+
+``cardroom run`` runs a job on this machine without a server; ``cardroom serve`` starts
+the gRPC service; ``submit``, ``status``, ``result``, ``cancel`` and ``list`` talk to a
+server at ``--address`` or ``$CARDROOM_ADDRESS`` (default 127.0.0.1:50051).
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import logging
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
+from service import client
+from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.jobfile import JobFileError, load_job
 from service.render import render
 from workers.runner import InlineRunner, Progress, RayRunner
@@ -18,7 +28,7 @@ EXIT_BAD_INPUT = 2
 
 def _positive(text: str) -> int:
     try:
-        value = int(text)
+        value = int(text.replace("_", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
@@ -31,24 +41,60 @@ def build_parser() -> argparse.ArgumentParser:
         prog="cardroom", description="Poker rules engine and simulation service."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
     run = commands.add_parser("run", help="run a job file on this machine (no server)")
     run.add_argument("job", help="job file (TOML, or JSON if it ends in .json)")
     run.add_argument("--json", action="store_true", help="print the result as one JSON object")
     place = run.add_mutually_exclusive_group()
     place.add_argument(
-        "--workers",
-        type=_positive,
-        default=None,
-        help="CPUs for the embedded Ray (default: every core)",
+        "--workers", type=_positive, default=None, help="CPUs for the embedded Ray (default: all)"
     )
     place.add_argument("--ray-address", help="run on an existing Ray cluster at this address")
     place.add_argument(
         "--in-process", action="store_true", help="run shards one by one in this process, no Ray"
     )
+
+    serve = commands.add_parser("serve", help="start the gRPC job service")
+    serve.add_argument("--listen", default="127.0.0.1:50051", help="HOST:PORT for gRPC")
+    serve.add_argument(
+        "--metrics-listen", default="127.0.0.1:9464", help="HOST:PORT for /metrics ('' for none)"
+    )
+    serve.add_argument("--data-dir", type=Path, default=Path(".cardroom"), help="job store folder")
+    serve.add_argument("--workers", type=_positive, help="CPUs for the embedded Ray (default: all)")
+    serve.add_argument("--ray-address", help="join an existing Ray cluster at this address")
+    serve.add_argument("--max-trials", type=_positive, default=10**12, help="largest job accepted")
+    serve.add_argument("--ready-file", type=Path, help="write the bound addresses here when ready")
+
+    def with_address(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        p.add_argument(
+            "--address",
+            default=os.environ.get("CARDROOM_ADDRESS", client.DEFAULT_ADDRESS),
+            help="server HOST:PORT (default $CARDROOM_ADDRESS or 127.0.0.1:50051)",
+        )
+        return p
+
+    submit = with_address(commands.add_parser("submit", help="submit a job file to a server"))
+    submit.add_argument("job", help="job file (TOML, or JSON if it ends in .json)")
+    submit.add_argument("--follow", action="store_true", help="show progress until the job ends")
+    submit.add_argument("--json", action="store_true", help="print JSON")
+    status = with_address(commands.add_parser("status", help="a job's state and progress"))
+    status.add_argument("id")
+    status.add_argument("--json", action="store_true", help="print JSON")
+    result = with_address(commands.add_parser("result", help="a finished job's result"))
+    result.add_argument("id")
+    result.add_argument("--json", action="store_true", help="print the result as JSON")
+    cancel = with_address(commands.add_parser("cancel", help="cancel a queued or running job"))
+    cancel.add_argument("id")
+    listing = with_address(commands.add_parser("list", help="list jobs, newest first"))
+    listing.add_argument(
+        "--state", choices=[s for s in client.STATE_NAMES.values() if s != "unspecified"]
+    )
+    listing.add_argument("--kind", default="")
+    listing.add_argument("--limit", type=_positive, default=50)
     return parser
 
 
-def _show_progress(started: float) -> object:
+def _show_progress(started: float) -> Callable[[Progress], None]:
     def show(progress: Progress) -> None:
         rate = progress.trials_done / max(time.monotonic() - started, 1e-9)
         sys.stderr.write(
@@ -63,33 +109,120 @@ def _show_progress(started: float) -> object:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    try:
-        job = load_job(args.job)
-    except JobFileError as err:
-        print(f"cardroom: {err}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    job = load_job(args.job)
     show = _show_progress(time.monotonic()) if sys.stderr.isatty() and not args.json else None
     if args.in_process:
         runner: InlineRunner | RayRunner = InlineRunner()
     else:
         runner = RayRunner(args.workers or os.cpu_count(), address=args.ray_address)
     try:
-        tally = runner.run(job, show)  # type: ignore[arg-type]
+        tally = runner.run(job, show)
     finally:
         runner.close()
     report = job.report(tally)
-    if args.json:
-        print(json.dumps(report))
-    else:
-        print(render(job, report))
+    print(json.dumps(report) if args.json else render(job, report))
     return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from service.server import ServerConfig, serve
+
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    config = ServerConfig(
+        listen=args.listen,
+        data_dir=args.data_dir,
+        metrics_listen=args.metrics_listen or None,
+        workers=args.workers,
+        ray_address=args.ray_address,
+        max_trials=args.max_trials,
+        ready_file=args.ready_file,
+    )
+    asyncio.run(serve(config))
+    return 0
+
+
+def _job_json(job: pb.Job) -> str:
+    from google.protobuf import json_format
+
+    return json.dumps(json_format.MessageToDict(job, preserving_proto_field_name=True))
+
+
+def cmd_submit(args: argparse.Namespace) -> int:
+    spec = client.job_spec_from_file(args.job)
+    with client.connect(args.address) as stub:
+        job = stub.SubmitJob(pb.SubmitJobRequest(spec=spec)).job
+        if not args.follow:
+            print(_job_json(job) if args.json else f"submitted {job.id}")
+            return 0
+        if not args.json:
+            print(f"submitted {job.id}", file=sys.stderr)
+        job = client.follow(stub, job, show_bar=not args.json)
+    client.print_report(job, args.json)
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    with client.connect(args.address) as stub:
+        job = stub.GetJob(pb.GetJobRequest(id=args.id)).job
+    print(_job_json(job) if args.json else client.describe(job))
+    return 0
+
+
+def cmd_result(args: argparse.Namespace) -> int:
+    with client.connect(args.address) as stub:
+        job = stub.GetJob(pb.GetJobRequest(id=args.id)).job
+    client.print_report(job, args.json)
+    return 0
+
+
+def cmd_cancel(args: argparse.Namespace) -> int:
+    with client.connect(args.address) as stub:
+        job = stub.CancelJob(pb.CancelJobRequest(id=args.id)).job
+    print(f"cancelled {job.id}")
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    state = pb.JobState.Value(f"JOB_STATE_{args.state.upper()}") if args.state else 0
+    with client.connect(args.address) as stub:
+        page = stub.ListJobs(
+            pb.ListJobsRequest(page_size=min(args.limit, 1000), state=state, kind=args.kind)
+        )
+    for job in page.jobs:
+        p = job.progress
+        print(
+            f"{job.id}  {job.kind:<10} {client.STATE_NAMES[job.state]:<10}"
+            f" {p.trials_done:>15,} / {p.trials_total:,}"
+        )
+    return 0
+
+
+COMMANDS = {
+    "run": cmd_run,
+    "serve": cmd_serve,
+    "submit": cmd_submit,
+    "status": cmd_status,
+    "result": cmd_result,
+    "cancel": cmd_cancel,
+    "list": cmd_list,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "run":
-        return cmd_run(args)
-    return EXIT_BAD_INPUT  # pragma: no cover - argparse enforces the choices
+    try:
+        return COMMANDS[args.command](args)
+    except JobFileError as err:
+        print(f"cardroom: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except client.ClientError as err:
+        print(f"cardroom: {err}", file=sys.stderr)
+        return err.code
+    except ValueError as err:  # a bad flag value found after parsing (--listen, say)
+        print(f"cardroom: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":

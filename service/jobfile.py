@@ -51,20 +51,26 @@ def job_from_mapping(data: Mapping[str, Any]) -> Job:
 
 def parse_job_text(text: str, fmt: str, source: str = "job") -> Job:
     """Parse ``text`` as ``fmt`` ('toml' or 'json') and validate it."""
-    try:
-        data = json.loads(text) if fmt == "json" else tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as err:
-        raise JobFileError(f"{source}: not valid {fmt.upper()}: {err}") from None
-    if not isinstance(data, dict):
-        raise JobFileError(f"{source}: a job must be a table of settings")
+    data = parse_job_mapping(text, fmt, source)
     try:
         return job_from_mapping(data)
     except SpecError as err:
         raise JobFileError(f"{source}: {err}") from None
 
 
-def load_job(path: str | Path) -> Job:
-    """Read and validate a job file; JSON if it ends in .json, TOML otherwise."""
+def parse_job_mapping(text: str, fmt: str, source: str = "job") -> dict[str, Any]:
+    """Parse ``text`` as ``fmt`` ('toml' or 'json') into a mapping, not yet validated."""
+    try:
+        data = json.loads(text) if fmt == "json" else tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as err:
+        raise JobFileError(f"{source}: not valid {fmt.upper()}: {err}") from None
+    if not isinstance(data, dict):
+        raise JobFileError(f"{source}: a job must be a table of settings")
+    return data
+
+
+def read_job_mapping(path: str | Path) -> dict[str, Any]:
+    """Read a job file (JSON if it ends in .json, TOML otherwise) into a mapping."""
     file = Path(path)
     try:
         raw = file.read_bytes()
@@ -74,4 +80,13 @@ def load_job(path: str | Path) -> Job:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise JobFileError(f"{file}: not UTF-8 text") from None
-    return parse_job_text(text, "json" if file.suffix.lower() == ".json" else "toml", str(file))
+    return parse_job_mapping(text, "json" if file.suffix.lower() == ".json" else "toml", str(file))
+
+
+def load_job(path: str | Path) -> Job:
+    """Read and validate a job file."""
+    mapping = read_job_mapping(path)
+    try:
+        return job_from_mapping(mapping)
+    except SpecError as err:
+        raise JobFileError(f"{path}: {err}") from None

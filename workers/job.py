@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,3 +35,11 @@ class Job:
     def report(self, tally: Tally) -> dict[str, Any]:
         """The result as flat JSON-ready fields: kind first, seed last."""
         return {"kind": self.kind, **self.model.report(tally), "seed": self.seed}
+
+    def tally_from_dict(self, data: dict[str, Any]) -> Tally:
+        """Rebuild a stored tally (tallies are frozen dataclasses of counts)."""
+        return type(self.model.empty_tally())(**data)  # type: ignore[no-any-return]
+
+    @staticmethod
+    def tally_to_dict(tally: Tally) -> dict[str, Any]:
+        return dataclasses.asdict(tally)  # type: ignore[call-overload, no-any-return]

@@ -4,12 +4,16 @@
 default and the reference for determinism).  :class:`RayRunner` fans them out as Ray
 tasks, on an embedded single-machine Ray by default or on an existing cluster by
 address, keeping a bounded number in flight and merging in completion order; tallies
-are integer counts, so the merge order never changes the result.
+are integer counts, so the merge order never changes the result.  :class:`ShardPool`
+is the asynchronous form the service uses: one awaitable shard at a time, with a bound
+on tasks in flight shared by every job.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import TracebackType
@@ -24,6 +28,7 @@ RAY_LOCAL_ENVIRONMENT = {
     "RAY_AUTH_MODE": "disabled",
     "RAY_USAGE_STATS_ENABLED": "0",
 }
+TASK_RETRIES = 3  # a shard whose worker died is run again, and reproduces its tally
 
 
 @dataclass(frozen=True)
@@ -41,9 +46,8 @@ class InlineRunner:
     """Run every shard in this process, in order."""
 
     def run(self, job: Job, on_progress: ProgressCallback | None = None) -> Any:
-        return merge_in_order(
-            job, ((i, job.run_shard(i)) for i in range(job.plan.count)), on_progress
-        )
+        shards = ((i, job.run_shard(i)) for i in range(job.plan.count))
+        return merge_in_order(job, shards, on_progress)
 
     def close(self) -> None:
         pass
@@ -66,26 +70,24 @@ def merge_in_order(
     return total
 
 
-def _run_shard(job: Job, index: int) -> tuple[int, Any]:
-    return index, job.run_shard(index)
+def timed_shard(job: Job, index: int) -> tuple[int, Any, float]:
+    """Run one shard; return its index, tally and the seconds it took."""
+    started = time.perf_counter()
+    tally = job.run_shard(index)
+    return index, tally, time.perf_counter() - started
 
 
-class RayRunner:
-    """Run shards as Ray tasks: an embedded local Ray, or a cluster at ``address``."""
+class RayCluster:
+    """A connection to Ray: an embedded local instance, or a cluster at ``address``."""
 
-    def __init__(
-        self,
-        num_cpus: int | None = None,
-        *,
-        address: str | None = None,
-        max_in_flight: int | None = None,
-    ) -> None:
+    def __init__(self, num_cpus: int | None = None, *, address: str | None = None) -> None:
         for key, value in RAY_LOCAL_ENVIRONMENT.items():
+            # A cluster joined by address keeps the authentication it was set up with.
             if address is None or key != "RAY_AUTH_MODE":
                 os.environ.setdefault(key, value)
         import ray
 
-        self._ray = ray
+        self.ray = ray
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
             if address is None:
@@ -98,36 +100,56 @@ class RayRunner:
                 )
             else:
                 ray.init(address=address, log_to_driver=False, configure_logging=False)
-        cpus = int(ray.cluster_resources().get("CPU", 1))
-        self.max_in_flight = max_in_flight or max(2, 3 * cpus)
-        self._task = ray.remote(max_retries=3, retry_exceptions=False)(_run_shard)
+        self.task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False)(timed_shard)
+
+    @property
+    def cpus(self) -> int:
+        return int(self.ray.cluster_resources().get("CPU", 1))
+
+    def close(self) -> None:
+        if self._owns_ray and self.ray.is_initialized():
+            self.ray.shutdown()
+
+
+class RayRunner:
+    """Run a job's shards as Ray tasks and merge them as they finish."""
+
+    def __init__(
+        self,
+        num_cpus: int | None = None,
+        *,
+        address: str | None = None,
+        max_in_flight: int | None = None,
+    ) -> None:
+        self.cluster = RayCluster(num_cpus, address=address)
+        self.max_in_flight = max_in_flight or max(2, 3 * self.cluster.cpus)
 
     def run(self, job: Job, on_progress: ProgressCallback | None = None) -> Any:
         return merge_in_order(job, self._completed(job), on_progress)
 
     def _completed(self, job: Job) -> Iterable[tuple[int, Any]]:
-        ray = self._ray
+        ray = self.cluster.ray
         job_ref = ray.put(job)
         pending = iter(range(job.plan.count))
         in_flight: list[Any] = []
         try:
             for index in pending:
-                in_flight.append(self._task.remote(job_ref, index))
+                in_flight.append(self.cluster.task.remote(job_ref, index))
                 if len(in_flight) >= self.max_in_flight:
                     break
             while in_flight:
                 ready, in_flight = ray.wait(in_flight, num_returns=1)
                 for index in pending:
-                    in_flight.append(self._task.remote(job_ref, index))
+                    in_flight.append(self.cluster.task.remote(job_ref, index))
                     break
-                yield ray.get(ready[0])
+                index, tally, _seconds = ray.get(ready[0])
+                yield index, tally
         finally:
             for ref in in_flight:
-                ray.cancel(ref, force=True)
+                ray.cancel(ref)
 
     def close(self) -> None:
-        if self._owns_ray and self._ray.is_initialized():
-            self._ray.shutdown()
+        self.cluster.close()
 
     def __enter__(self) -> RayRunner:
         return self
@@ -139,3 +161,34 @@ class RayRunner:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+class ShardPool:
+    """Awaitable shards on Ray, at most ``max_in_flight`` at once across all jobs.
+
+    Await :meth:`run` from the event loop; cancelling the awaiting task cancels the Ray
+    task, which stops between two of the shard's chunks (a few milliseconds each).
+    """
+
+    def __init__(self, cluster: RayCluster, max_in_flight: int | None = None) -> None:
+        self.cluster = cluster
+        self.max_in_flight = max_in_flight or max(2, 3 * cluster.cpus)
+        self._slots = asyncio.Semaphore(self.max_in_flight)
+        self.in_flight = 0
+
+    def put(self, job: Job) -> Any:
+        """Store the job once in Ray's object store; pass the reference to :meth:`run`."""
+        return self.cluster.ray.put(job)
+
+    async def run(self, job_ref: Any, index: int) -> tuple[Any, float]:
+        async with self._slots:
+            ref = self.cluster.task.remote(job_ref, index)
+            self.in_flight += 1
+            try:
+                _index, tally, seconds = await asyncio.wrap_future(ref.future())
+            except asyncio.CancelledError:
+                self.cluster.ray.cancel(ref)
+                raise
+            finally:
+                self.in_flight -= 1
+            return tally, seconds

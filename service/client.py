@@ -1,0 +1,125 @@
+"""Client commands of the ``cardroom`` CLI: submit, status, result, cancel, list."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import grpc
+from tqdm import tqdm
+
+from service.api.cardroom.v1 import job_service_pb2 as pb
+from service.api.cardroom.v1 import job_service_pb2_grpc as pb_grpc
+from service.convert import mapping_to_spec, result_to_report, spec_to_mapping
+from service.jobfile import JobFileError, job_from_mapping, read_job_mapping
+from service.render import render
+from simulations.spec import SpecError
+
+DEFAULT_ADDRESS = "127.0.0.1:50051"
+CONNECT_TIMEOUT = 5.0  # seconds to wait for a server before giving up
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+STATE_NAMES = {value: name.removeprefix("JOB_STATE_").lower() for name, value in
+               pb.JobState.items()}  # fmt: skip
+FINISHED = {pb.JOB_STATE_SUCCEEDED, pb.JOB_STATE_FAILED, pb.JOB_STATE_CANCELLED}
+
+
+class ClientError(Exception):
+    """A failed command: the message to print and the exit code."""
+
+    def __init__(self, message: str, code: int = EXIT_FAILED) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@contextmanager
+def connect(address: str) -> Iterator[pb_grpc.JobServiceStub]:
+    channel = grpc.insecure_channel(address)
+    try:
+        try:
+            grpc.channel_ready_future(channel).result(timeout=CONNECT_TIMEOUT)
+        except grpc.FutureTimeoutError:
+            raise ClientError(f"cannot reach a cardroom server at {address}") from None
+        yield pb_grpc.JobServiceStub(channel)
+    except grpc.RpcError as err:
+        code = err.code()
+        exit_code = EXIT_BAD_INPUT if code == grpc.StatusCode.INVALID_ARGUMENT else EXIT_FAILED
+        raise ClientError(f"{code.name}: {err.details()}", exit_code) from None
+    finally:
+        channel.close()
+
+
+def job_spec_from_file(path: str) -> pb.JobSpec:
+    """Read and check a job file locally, then express it as the API's JobSpec."""
+    mapping = read_job_mapping(Path(path))
+    try:
+        job_from_mapping(mapping)
+    except SpecError as err:
+        raise JobFileError(f"{path}: {err}") from None
+    return mapping_to_spec(mapping)
+
+
+def describe(job: pb.Job) -> str:
+    p = job.progress
+    state = STATE_NAMES[job.state]
+    lines = [
+        f"job {job.id}  {job.kind}  {state}",
+        f"  shards  {p.shards_done:,} / {p.shards_total:,}",
+        f"  trials  {p.trials_done:,} / {p.trials_total:,}",
+        f"  seed    {job.spec.seed}",
+    ]
+    if job.error:
+        lines.append(f"  error   {job.error}")
+    return "\n".join(lines)
+
+
+def report_of(job: pb.Job) -> dict[str, Any]:
+    return result_to_report(job.result, job.spec.seed)
+
+
+def finished_report(job: pb.Job) -> dict[str, Any]:
+    if job.state == pb.JOB_STATE_SUCCEEDED:
+        return report_of(job)
+    if job.state == pb.JOB_STATE_FAILED:
+        raise ClientError(f"job {job.id} failed: {job.error}")
+    if job.state == pb.JOB_STATE_CANCELLED:
+        raise ClientError(f"job {job.id} was cancelled")
+    p = job.progress
+    raise ClientError(
+        f"job {job.id} is {STATE_NAMES[job.state]} ({p.shards_done}/{p.shards_total} shards); "
+        f"no result yet"
+    )
+
+
+def print_report(job: pb.Job, as_json: bool) -> None:
+    report = finished_report(job)
+    print(
+        json.dumps(report)
+        if as_json
+        else render(job_from_mapping(spec_to_mapping(job.spec)), report)
+    )
+
+
+def follow(stub: pb_grpc.JobServiceStub, job: pb.Job, show_bar: bool) -> pb.Job:
+    """Stream the job until it ends, drawing a progress bar with rate and ETA."""
+    unit = "hand" if job.kind == "bad_beat" else "trial"
+    bar = tqdm(
+        total=job.progress.trials_total, unit=unit, unit_scale=True, disable=not show_bar,
+        file=sys.stderr, dynamic_ncols=True,
+    )  # fmt: skip
+    try:
+        for message in stub.WatchJob(pb.WatchJobRequest(id=job.id)):
+            job = message.job
+            bar.update(job.progress.trials_done - bar.n)
+            estimate = job.progress.estimate
+            if estimate.HasField("bad_beat") and estimate.bad_beat.HasField("one_in"):
+                bar.set_postfix_str(f"one in {estimate.bad_beat.one_in:,.0f}", refresh=False)
+            if job.state in FINISHED:
+                break
+    finally:
+        bar.close()
+    return job

@@ -1,12 +1,13 @@
 # Two commands set everything up on a fresh machine with python3 >= 3.11:
-#   make run    create .venv, install cardroom, run the bad-beat example job
+#   make run    create .venv, install cardroom, start the service, run the bad-beat example
+#               job through it with a progress bar, print the result, stop the service
 #   make test   create .venv, install cardroom with its test tools, lint and run every test
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 JOB ?= examples/bad_beat.toml
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench tools clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "cardroom needs Python 3.11 or newer")'
@@ -26,7 +27,7 @@ $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	touch $(VENV)/.installed $@
 
 run: $(VENV)/.installed
-	$(BIN)/cardroom run $(JOB)
+	$(BIN)/python -m service.local_run $(JOB)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
@@ -38,6 +39,11 @@ test: lint
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/run.py
+
+# The end-to-end tests also use buf (npm) and Prometheus (Debian); .ci/run installs both.
+tools:
+	command -v prometheus >/dev/null || (apt-get update -q && apt-get install -y -q --no-install-recommends prometheus)
+	test -x .tools/node_modules/.bin/buf || npm install --prefix .tools --silent --no-audit --no-fund @bufbuild/buf@1.75.0
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,129 @@
+"""The public API with tools from outside Python: buf (lint, and curl through reflection),
+a real Prometheus server scraping the service, and the committed generated modules."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from service.api import generate
+from tests.harness import REPO, Server, require_tool
+
+pytestmark = pytest.mark.slow
+
+TOOLS = REPO / ".tools"
+
+
+def _buf() -> str:
+    return require_tool("buf", "CARDROOM_BUF", TOOLS / "node_modules" / ".bin" / "buf")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("api") / "data", workers=1)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def test_generated_modules_match_the_proto(tmp_path: Path) -> None:
+    """The committed modules are what `python -m service.api.generate` writes today."""
+    fresh = generate.generate(tmp_path)
+    assert fresh, "nothing generated"
+    for path in fresh:
+        relative = path.relative_to(tmp_path)
+        committed = REPO / relative
+        assert committed.exists(), f"{relative} is not committed"
+        assert committed.read_text() == path.read_text(), f"{relative} is stale: regenerate"
+
+
+def test_buf_lint_passes() -> None:
+    done = subprocess.run(
+        [_buf(), "lint"], cwd=REPO / "proto", capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _buf_curl(server: Server, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [_buf(), "curl", "--protocol", "grpc", "--http2-prior-knowledge", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def test_buf_curl_lists_the_service_and_gets_a_job(server: Server, tmp_path: Path) -> None:
+    """A non-Python client, through server reflection only."""
+    listed = _buf_curl(server, "--list-services", f"http://{server.address}")
+    assert listed.returncode == 0, listed.stderr
+    assert "cardroom.v1.JobService" in listed.stdout.split()
+    job = tmp_path / "job.toml"
+    job.write_text('kind = "bad_beat"\nhands = 10_000\nseed = 5\nshard_size = 5_000\n')
+    submitted = server.cli("submit", str(job))
+    assert submitted.returncode == 0, submitted.stderr
+    job_id = submitted.stdout.split()[-1]
+    url = f"http://{server.address}/cardroom.v1.JobService/GetJob"
+    got = _buf_curl(server, "-d", json.dumps({"id": job_id}), url)
+    assert got.returncode == 0, got.stderr
+    answer = json.loads(got.stdout)
+    assert answer["job"]["id"] == job_id and answer["job"]["kind"] == "bad_beat"
+    assert answer["job"]["spec"]["seed"] in ("5", 5)
+    missing = _buf_curl(server, "-d", json.dumps({"id": "job-nope"}), url)
+    assert missing.returncode != 0 and "not_found" in (missing.stdout + missing.stderr)
+
+
+def test_prometheus_scrapes_the_service(server: Server, tmp_path: Path) -> None:
+    """A real Prometheus server scrapes /metrics; the test reads a cardroom metric back
+    through Prometheus' HTTP API."""
+    prometheus = require_tool("prometheus", "CARDROOM_PROMETHEUS")
+    config = tmp_path / "prometheus.yml"
+    config.write_text(
+        "global:\n  scrape_interval: 1s\n"
+        "scrape_configs:\n  - job_name: cardroom\n"
+        f"    static_configs:\n      - targets: ['{server.metrics}']\n"
+    )
+    port = _free_port()
+    process = subprocess.Popen(
+        [
+            prometheus,
+            f"--config.file={config}",
+            f"--storage.tsdb.path={tmp_path / 'tsdb'}",
+            f"--web.listen-address=127.0.0.1:{port}",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=(tmp_path / "prometheus.log").open("wb"),
+    )
+    try:
+        query = urllib.parse.urlencode({"query": 'cardroom_jobs{state="succeeded"}'})
+        deadline = time.monotonic() + 60
+        series: list[dict[str, object]] = []
+        while time.monotonic() < deadline:
+            try:
+                url = f"http://127.0.0.1:{port}/api/v1/query?{query}"
+                with urllib.request.urlopen(url, timeout=5) as response:
+                    series = json.load(response)["data"]["result"]
+            except OSError:
+                series = []
+            if series:
+                break
+            time.sleep(0.5)
+        assert series, (tmp_path / "prometheus.log").read_text()[-2000:]
+        labels = series[0]["metric"]
+        assert isinstance(labels, dict)
+        assert labels["kind"] == "bad_beat" and labels["job"] == "cardroom"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])

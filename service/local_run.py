@@ -33,10 +33,20 @@ def main(argv: list[str] | None = None) -> int:
     with log.open("ab") as log_file:
         server = subprocess.Popen(
             [
-                *cardroom, "serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
-                "--data-dir", str(data_dir / "data"), "--ready-file", str(ready),
+                *cardroom,
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--metrics-listen",
+                "127.0.0.1:0",
+                "--data-dir",
+                str(data_dir / "data"),
+                "--ready-file",
+                str(ready),
             ],
-            stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     try:
         print("starting the cardroom service (embedded Ray) ...", file=sys.stderr)

@@ -22,11 +22,14 @@ from typing import Any
 from workers.job import Job
 
 # Ray reads these when it is imported.  Loopback-only binding, no token auth for a
-# private local cluster, and no usage reporting; a deployment may set its own values.
+# private local cluster, no usage reporting, and workers at normal priority (Ray's
+# default niceness of 15 makes the job's own workers yield to everything else on a
+# shared machine); a deployment may set its own values.
 RAY_LOCAL_ENVIRONMENT = {
     "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
     "RAY_AUTH_MODE": "disabled",
     "RAY_USAGE_STATS_ENABLED": "0",
+    "RAY_worker_niceness": "0",
 }
 TASK_RETRIES = 3  # a shard whose worker died is run again, and reproduces its tally
 

@@ -1,0 +1,217 @@
+"""Speed of the Omaha high kernel against per-hand Omaha evaluators, on one core.
+
+Standalone: ``PYTHONPATH=. python bench/bench_rankings_high.py [--quick] [--hands N]``.
+
+One process, pinned to one CPU, deals random Omaha hands (four hole cards and a five-card
+board; also five hole cards) and times, side by side on the same hands:
+
+* ``evaluate_omaha_batch`` over the whole array, without and with the input check;
+* pokerkit's ``OmahaHoldemHand.from_game`` and phevaluator's ``evaluate_omaha_cards``
+  (and its private C entry point, shown as the cost of a bare call), one Python call per
+  hand, each fed its own card objects built beforehand.
+
+Each figure is the best of several timings after a warm-up.  A library that would need more
+than the time budget on every hand is timed on a prefix.  Before a library's speed is shown,
+its results must order every timed hand exactly as ours do.  Prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from simulations.cards import format_card
+from simulations.dealing import deal
+from simulations.evaluators.omaha import evaluate_omaha_batch
+
+SEED = 20_240_613
+TARGET_HANDS_PER_S = 2e6
+BOARD = 5
+
+
+@dataclass(frozen=True)
+class Config:
+    hands: int = 200_000
+    repeats: int = 5
+    budget_s: float = 20.0  # per library: longer full runs are timed on a prefix
+    prefix: int = 5_000
+
+
+QUICK = Config(hands=20_000, repeats=2, budget_s=2.0, prefix=500)
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    call: str
+    hole: int
+    hands: int
+    seconds: float
+    agrees: str
+
+    @property
+    def rate(self) -> float:
+        return self.hands / self.seconds
+
+
+def best_time(work: Callable[[], Any], repeats: int) -> tuple[float, Any]:
+    work()  # warm-up: compilation, caches
+    best, result = float("inf"), None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = work()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def same_order(ours: npt.NDArray[np.int32], theirs: npt.NDArray[np.int64]) -> bool:
+    """Whether ``theirs`` (higher is stronger) orders the hands exactly as ``ours`` does."""
+    order = np.argsort(ours, kind="stable")
+    steps = np.diff(theirs[order])
+    return bool(np.all(steps >= 0) and np.array_equal(np.diff(ours[order]) == 0, steps == 0))
+
+
+def per_hand(
+    name: str,
+    call: str,
+    hands: npt.NDArray[np.int8],
+    hole: int,
+    ours: npt.NDArray[np.int32],
+    evaluate: Callable[[Sequence[Any]], int],
+    convert: Callable[[int], Any],
+    config: Config,
+) -> Row:
+    """Time one Python call per hand on the cards converted beforehand."""
+    table = [convert(code) for code in range(52)]
+    evaluate([table[c] for c in hands[0].tolist()])  # first-call costs stay out of calibration
+    start = time.perf_counter()
+    calibration = [evaluate([table[c] for c in row]) for row in hands[:50].tolist()]
+    per = (time.perf_counter() - start) / 50
+    count = hands.shape[0] if per * hands.shape[0] <= config.budget_s else config.prefix
+    count = min(count, hands.shape[0])
+    rows = [[table[c] for c in row] for row in hands[:count].tolist()]
+    del calibration
+    repeats = max(1, min(config.repeats, int(config.budget_s / max(per * count, 1e-9))))
+    seconds, results = best_time(lambda: [evaluate(r) for r in rows], repeats)
+    agrees = same_order(ours[:count], np.asarray(results, dtype=np.int64))
+    label = f"{count:,}" + ("" if count == hands.shape[0] else " (prefix)")
+    return Row(name, call, hole, count, seconds, "yes" if agrees else f"NO ({label})")
+
+
+Contender = tuple[str, str, Callable[[Sequence[Any]], int], Callable[[int], Any]]
+
+
+def optional_module(name: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def contenders(hole: int) -> list[Contender]:
+    """Every installed per-hand Omaha evaluator (eval7 and treys have none)."""
+    found: list[Contender] = []
+    pokerkit = optional_module("pokerkit")
+    if pokerkit is not None:
+        from_game = pokerkit.OmahaHoldemHand.from_game
+
+        def pk(cards: Sequence[Any]) -> int:
+            return int(from_game(cards[:hole], cards[hole:]).entry.index)
+
+        def pk_card(code: int) -> Any:
+            return pokerkit.Card.clean(format_card(code))[0]
+
+        found.append(("pokerkit", "OmahaHoldemHand.from_game", pk, pk_card))
+    phevaluator = optional_module("phevaluator")
+    if phevaluator is not None and hole == 4:
+        public = phevaluator.evaluate_omaha_cards
+        private = optional_module("phevaluator._pheval").evaluate_omaha_cards
+
+        # phevaluator takes the board first and gives smaller numbers to stronger hands.
+        def ph(cards: Sequence[Any]) -> int:
+            return -int(public(*cards[hole:], *cards[:hole]))
+
+        def ph_c(cards: Sequence[Any]) -> int:
+            return -int(private(*cards[hole:], *cards[:hole]))
+
+        found.append(("phevaluator", "evaluate_omaha_cards", ph, int))
+        found.append(("phevaluator", "_pheval.evaluate_omaha_cards (private C)", ph_c, int))
+    return found
+
+
+def run(config: Config) -> list[Row]:
+    rows: list[Row] = []
+    deck = np.arange(52, dtype=np.int8)
+    for hole in (4, 5):
+        hands = deal(np.random.default_rng(SEED + hole), deck, config.hands, hole + BOARD)
+        for check in (False, True):
+            seconds, ours = best_time(
+                partial(evaluate_omaha_batch, hands, hole, check=check), config.repeats
+            )
+            call = f"evaluate_omaha_batch(check={check})"
+            rows.append(Row("cardroom", call, hole, hands.shape[0], seconds, "reference"))
+        for name, call, evaluate, convert in contenders(hole):
+            print(f"timing {name} {call} ({hole} hole cards)...", file=sys.stderr, flush=True)
+            rows.append(per_hand(name, call, hands, hole, ours, evaluate, convert, config))
+    return rows
+
+
+def table(rows: list[Row]) -> str:
+    lines = [
+        "| hole cards | evaluator | call | hands timed | hands/s | ours ÷ theirs | same order |",
+        "| --- | --- | --- | ---: | ---: | ---: | --- |",
+    ]
+    for row in rows:
+        ours = next(r for r in rows if r.hole == row.hole and r.name == "cardroom")
+        ratio = "—" if row.name == "cardroom" else f"{ours.rate / row.rate:,.0f}"
+        lines.append(
+            f"| {row.hole} | {row.name} | `{row.call}` | {row.hands:,} | {row.rate:,.0f} "
+            f"| {ratio} | {row.agrees} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
+    parser.add_argument("--hands", type=int, help="random hands per table (default 200,000)")
+    args = parser.parse_args(argv)
+    config = QUICK if args.quick else Config()
+    if args.hands:
+        config = Config(args.hands, config.repeats, config.budget_s, min(config.prefix, args.hands))
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    rows = run(config)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"Omaha high, {config.hands:,} random hands per row, one core")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}, 1-minute load {load:.2f}"
+    )
+    print()
+    print(table(rows))
+    print()
+    batch = next(r for r in rows if r.hole == 4 and r.call.endswith("(check=False)"))
+    met = "met" if batch.rate >= TARGET_HANDS_PER_S else "NOT met"
+    print(
+        f"target: Omaha high (4 hole + 5 board) >= {TARGET_HANDS_PER_S / 1e6:.0f} M hands/s "
+        f"on one core: {batch.rate / 1e6:.1f} M hands/s, {met}"
+    )
+    print("eval7 and treys have no Omaha evaluator.")
+    disagree = [r for r in rows if r.agrees not in ("yes", "reference")]
+    return 1 if disagree else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -39,6 +39,9 @@ test: lint
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/bench_rankings_low.py
+	$(BIN)/python bench/bench_rankings_high.py
+	$(BIN)/python bench/bench_service.py
 
 # The end-to-end tests also use buf (npm) and Prometheus (Debian); .ci/run installs both.
 tools:

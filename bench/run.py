@@ -67,8 +67,8 @@ class Config:
     full_run_budget_s: float = 60.0
     prefix_hands: int = 20_000
     repeat_budget_s: float = 3.0
-    bad_beat_hands: int = 4_000_000
-    shard_size: int = 500_000
+    bad_beat_hands: int = 16_000_000
+    shard_size: int = 1_000_000  # the job default: about 0.3 s of work per shard
     bad_beat_repeats: int = 5
     warmup_shards: int = 4
     warmup_shard_size: int = 4_096

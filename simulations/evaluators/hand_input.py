@@ -9,13 +9,50 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numba as nb
 import numpy as np
 import numpy.typing as npt
 
 from simulations.cards import FIRST_JOKER, format_card, is_joker_code, parse_cards
-from simulations.evaluators.high import check_hands
 
 CardsLike = str | Sequence[int]
+
+
+@nb.njit(cache=True)
+def first_invalid_row(hands: npt.NDArray[np.int8], n_codes: int) -> int:
+    """The first row holding a code outside 0..n_codes-1 or a repeated card, or -1."""
+    n_hands, n_cards = hands.shape
+    for i in range(n_hands):
+        # Distinct cards set distinct bits, so their sum equals their union; a repeat carries.
+        total = 0
+        union = 0
+        out_of_range = False
+        for j in range(n_cards):
+            c = hands[i, j]
+            out_of_range |= (c < 0) | (c >= n_codes)
+            bit = 1 << (c & 63)
+            total += bit
+            union |= bit
+        if out_of_range or total != union:
+            return i
+    return -1
+
+
+def check_hands(hands: npt.NDArray[np.int8], n_codes: int = FIRST_JOKER) -> None:
+    """Raise ``ValueError`` naming the first row that is not a set of distinct valid cards."""
+    row = first_invalid_row(hands, n_codes)
+    if row < 0:
+        return
+    cards = hands[row]
+    bad = [int(c) for c in cards if not 0 <= c < n_codes]
+    if bad:
+        what = "a joker" if is_joker_code(bad[0]) else f"card code {bad[0]}"
+        raise ValueError(f"hand {row} holds {what}, which this evaluator does not rank")
+    seen: set[int] = set()
+    for c in cards:
+        if int(c) in seen:
+            raise ValueError(f"hand {row} holds {format_card(int(c))} twice")
+        seen.add(int(c))
 
 
 def _count_words(min_cards: int, max_cards: int) -> str:
@@ -66,7 +103,7 @@ def hand_array(
         raise ValueError(
             f"{system} hands need {_count_words(min_cards, max_cards)} each, got {array.shape[1]}"
         )
-    if check and array.size and (array.min() < 0 or array.max() > 127):
+    if check and array.size and (array.min() < -128 or array.max() > 127):
         # Out of int8 range: converting would wrap the code into a valid-looking card.
         raise ValueError(f"card codes must lie in 0..51, got {int(array.min())}..{array.max()}")
     result = np.ascontiguousarray(array, dtype=np.int8)

@@ -13,13 +13,11 @@ summed card keys.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simulations.cards import FIRST_JOKER, format_card, is_joker_code, parse_cards
+from simulations.evaluators.hand_input import CardsLike, hand_array, hand_cards
 from simulations.evaluators.hand_value import HandValue
 from simulations.evaluators.high_tables import (
     FLUSH_BITS,
@@ -89,54 +87,6 @@ def batch_values(
             out[i] = rank_lookup(key, row_offsets, rank_values)
 
 
-@nb.njit(cache=True)
-def first_invalid_row(hands: npt.NDArray[np.int8], n_codes: int) -> int:
-    """The first row holding a code outside 0..n_codes-1 or a repeated card, or -1."""
-    n_hands, n_cards = hands.shape
-    for i in range(n_hands):
-        # Distinct cards set distinct bits, so their sum equals their union; a repeat carries.
-        total = 0
-        union = 0
-        out_of_range = False
-        for j in range(n_cards):
-            c = hands[i, j]
-            out_of_range |= (c < 0) | (c >= n_codes)
-            bit = 1 << (c & 63)
-            total += bit
-            union |= bit
-        if out_of_range or total != union:
-            return i
-    return -1
-
-
-def _as_hand_array(hands: npt.ArrayLike) -> npt.NDArray[np.int8]:
-    array = np.asarray(hands)
-    if array.ndim != 2:
-        raise ValueError(f"hands must be a 2-D array (hands x cards), got {array.ndim} dimensions")
-    if not np.issubdtype(array.dtype, np.integer):
-        raise ValueError(f"hands must hold integer card codes, got {array.dtype}")
-    if array.size and (array.min() < -128 or array.max() > 127):
-        raise ValueError("card codes must lie in 0..51")
-    return np.ascontiguousarray(array, dtype=np.int8)
-
-
-def check_hands(hands: npt.NDArray[np.int8], n_codes: int = FIRST_JOKER) -> None:
-    """Raise ``ValueError`` naming the first row that is not a set of distinct valid cards."""
-    row = first_invalid_row(hands, n_codes)
-    if row < 0:
-        return
-    cards = hands[row]
-    bad = [int(c) for c in cards if not 0 <= c < n_codes]
-    if bad:
-        what = "a joker" if is_joker_code(bad[0]) else f"card code {bad[0]}"
-        raise ValueError(f"hand {row} holds {what}, which this evaluator does not rank")
-    seen: set[int] = set()
-    for c in cards:
-        if int(c) in seen:
-            raise ValueError(f"hand {row} holds {format_card(int(c))} twice")
-        seen.add(int(c))
-
-
 def evaluate_high_batch(hands: npt.ArrayLike, *, check: bool = True) -> npt.NDArray[np.int32]:
     """High values of an ``(n, k)`` array of card codes, 5 <= k <= 7, one value per row.
 
@@ -144,34 +94,16 @@ def evaluate_high_batch(hands: npt.ArrayLike, *, check: bool = True) -> npt.NDAr
     (jokers included) and for repeated cards; pass ``check=False`` only for arrays a
     dealer built, which cannot hold either.
     """
-    array = _as_hand_array(hands)
-    if not MIN_CARDS <= array.shape[1] <= MAX_CARDS:
-        raise ValueError(f"high hands need 5 to 7 cards each, got {array.shape[1]}")
-    if check:
-        check_hands(array)
+    array = hand_array(hands, MIN_CARDS, MAX_CARDS, "high", check=check)
     out = np.empty(array.shape[0], dtype=np.int32)
     t = TABLES
     batch_values(array, t.card_keys, t.flush_values, t.row_offsets, t.rank_values, out)
     return out
 
 
-def evaluate_high(cards: str | Sequence[int]) -> HandValue:
+def evaluate_high(cards: CardsLike) -> HandValue:
     """The best high hand from 5, 6 or 7 cards, given as text ('As Kd ...') or card codes."""
-    parsed: Sequence[int] = parse_cards(cards) if isinstance(cards, str) else cards
-    if not MIN_CARDS <= len(parsed) <= MAX_CARDS:
-        raise ValueError(f"a high hand needs 5 to 7 cards, got {len(parsed)}")
-    seen = 0
-    for code in parsed:
-        if isinstance(code, bool) or not isinstance(code, int | np.integer):
-            raise ValueError(f"{code!r} is not a card code")
-        card = int(code)
-        if not 0 <= card < FIRST_JOKER:
-            what = "a joker" if is_joker_code(card) else f"card code {card}"
-            raise ValueError(f"{what} cannot be ranked by the high-hand evaluator (no wild cards)")
-        if seen >> card & 1:
-            raise ValueError(f"duplicate card {format_card(int(card))}")
-        seen |= 1 << card
-    hand = np.array([parsed], dtype=np.int8)
+    hand = np.array([hand_cards(cards, MIN_CARDS, MAX_CARDS, "high")], dtype=np.int8)
     t = TABLES
     out = np.empty(1, dtype=np.int32)
     batch_values(hand, t.card_keys, t.flush_values, t.row_offsets, t.rank_values, out)

@@ -27,8 +27,9 @@ import numpy as np
 import numpy.typing as npt
 
 from simulations.cards import FIRST_JOKER, format_card, is_joker_code, parse_cards
+from simulations.evaluators.hand_input import check_hands
 from simulations.evaluators.hand_value import HandValue
-from simulations.evaluators.high import TABLES, check_hands, evaluate_high
+from simulations.evaluators.high import TABLES, evaluate_high
 from simulations.evaluators.high_tables import COUNT_UNIT, RANK_KEYS, ROW_SHIFT
 
 OMAHA_HOLE_CARDS = (4, 5)

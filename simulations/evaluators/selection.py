@@ -30,11 +30,11 @@ import numpy as np
 import numpy.typing as npt
 
 from simulations.cards import FIRST_JOKER, format_card, is_joker_code, parse_cards
+from simulations.evaluators.hand_input import check_hands
 from simulations.evaluators.hand_value import HandValue
 from simulations.evaluators.high import (
     TABLES,
     batch_values,
-    check_hands,
     evaluate_high,
     flush_suit,
     rank_lookup,

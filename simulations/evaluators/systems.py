@@ -36,12 +36,12 @@ from simulations.cards import (
     parse_cards,
 )
 from simulations.decks import Deck
+from simulations.evaluators.hand_input import first_invalid_row
 from simulations.evaluators.hand_value import (
     CATEGORY_SHIFT,
     HandValue,
     describe_value,
 )
-from simulations.evaluators.high import first_invalid_row
 from simulations.evaluators.ranking import Ranking
 from simulations.evaluators.system_kernel import system_values
 

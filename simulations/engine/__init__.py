@@ -1,0 +1,1 @@
+"""The reference engine: table state, betting, pots and payouts."""

@@ -1,0 +1,144 @@
+"""Pots: the uncalled bet, the main pot and side pots, and splitting a pot among winners.
+
+Everything here works from each seat's total contribution to the hand, which is all the
+table stakes rules need (Rules 002_376df91f076a6501.txt, '"All in"'): an all-in player
+"may not win any more money from any player above the amount of his bet", so every
+distinct amount that a player still in the hand has put in closes a pot, and only the
+players who put in at least that much may win it.  Folded players' chips stay in the pots
+they reached; they are eligible for none.
+
+Seats are numbered clockwise; ``button`` is the button's seat.  Odd chips go to the
+winners in order clockwise from the button (Rules 000_1a86611de8d3f5f7.txt, 'extra chips
+going to the person closest to the button'), or, under the exact rule, nobody rounds and
+shares are fractions of a chip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+
+Chips = int | Fraction
+
+
+class OddChipRule(Enum):
+    """Who gets the chips that do not divide evenly among tied winners."""
+
+    FIRST_LEFT_OF_BUTTON = "first-left-of-button"  # the rule texts' convention
+    EXACT = "exact"  # fractional shares, for simulations that want expectations
+
+
+@dataclass(frozen=True)
+class Pot:
+    """A pot and the seats that may win it (the main pot is the first, side pots follow)."""
+
+    amount: int
+    eligible: tuple[int, ...]
+
+
+def uncalled_bet(contributions: Sequence[int]) -> tuple[int, int]:
+    """(seat, chips) of the part of the largest contribution that nobody matched.
+
+    It goes back to its owner before the pots are made: no one can win chips that no one
+    else put in against them.  Returns (-1, 0) when the top contribution was matched.
+    """
+    if not contributions:
+        return -1, 0
+    top = max(range(len(contributions)), key=lambda seat: contributions[seat])
+    others = max((c for seat, c in enumerate(contributions) if seat != top), default=0)
+    excess = contributions[top] - others
+    return (top, excess) if excess > 0 else (-1, 0)
+
+
+def side_pots(contributions: Sequence[int], live: Sequence[bool]) -> tuple[Pot, ...]:
+    """The main pot and side pots from every seat's total contribution.
+
+    ``live`` marks the seats still holding cards (not folded).  Call after returning the
+    uncalled bet.  Every chip contributed lands in exactly one pot; a pot is closed at each
+    distinct contribution of a live seat, and only live seats that reached it may win it.
+    """
+    if len(contributions) != len(live):
+        raise ValueError("contributions and live must cover the same seats")
+    if any(c < 0 for c in contributions):
+        raise ValueError("a contribution cannot be negative")
+    levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
+    pots: list[Pot] = []
+    floor = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, floor) for c in contributions)
+        eligible = tuple(
+            seat for seat, (c, alive) in enumerate(zip(contributions, live, strict=True))
+            if alive and c >= level
+        )  # fmt: skip
+        pots.append(Pot(amount, eligible))
+        floor = level
+    if any(c > floor for c in contributions):
+        # Only a bet nobody matched can stand above every live seat's contribution.
+        raise ValueError("chips stand above every live contribution: return the uncalled bet first")
+    return tuple(pots)
+
+
+def clockwise_from_button(seats: Iterable[int], button: int, n_seats: int) -> list[int]:
+    """``seats`` ordered clockwise starting with the first seat left of the button."""
+    return sorted(seats, key=lambda seat: (seat - button - 1) % n_seats)
+
+
+def split(
+    amount: int,
+    winners: Iterable[int],
+    *,
+    button: int,
+    n_seats: int,
+    rule: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
+) -> dict[int, Chips]:
+    """Divide ``amount`` equally among ``winners``; odd chips by ``rule``."""
+    order = clockwise_from_button(set(winners), button, n_seats)
+    if not order:
+        raise ValueError("a pot needs at least one winner")
+    if rule is OddChipRule.EXACT:
+        return {seat: Fraction(amount, len(order)) for seat in order}
+    share, odd = divmod(amount, len(order))
+    return {seat: share + (1 if i < odd else 0) for i, seat in enumerate(order)}
+
+
+def split_high_low(
+    amount: int,
+    high_winners: Iterable[int],
+    low_winners: Iterable[int],
+    *,
+    button: int,
+    n_seats: int,
+    rule: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
+) -> dict[int, Chips]:
+    """Split a high-low pot: half to the best high, half to the best qualifying low.
+
+    With no qualifying low the high hands take the whole pot.  An odd chip between the
+    halves goes to the high half; odd chips within each half go left of the button
+    (Rules 002_376df91f076a6501.txt, 'Odd chip will go left of the button on both high
+    and low').
+    """
+    lows = list(low_winners)
+    if not lows:
+        return split(amount, high_winners, button=button, n_seats=n_seats, rule=rule)
+    if rule is OddChipRule.EXACT:
+        high_half: Chips = Fraction(amount, 2)
+        low_half: Chips = Fraction(amount, 2)
+    else:
+        low_half = amount // 2
+        high_half = amount - low_half
+    shares: dict[int, Chips] = {}
+    for half, winners in ((high_half, high_winners), (low_half, lows)):
+        for seat, chips in _split_chips(half, winners, button, n_seats, rule).items():
+            shares[seat] = shares.get(seat, 0) + chips
+    return shares
+
+
+def _split_chips(
+    amount: Chips, winners: Iterable[int], button: int, n_seats: int, rule: OddChipRule
+) -> Mapping[int, Chips]:
+    if isinstance(amount, Fraction):
+        order = clockwise_from_button(set(winners), button, n_seats)
+        return {seat: amount / len(order) for seat in order}
+    return split(amount, winners, button=button, n_seats=n_seats, rule=rule)

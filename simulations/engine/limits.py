@@ -1,0 +1,184 @@
+"""Betting limits: how much a player may bet or raise, and when an all-in raise reopens.
+
+Rules 002_376df91f076a6501.txt, 'Limits': fixed limit (the small bet early, the big bet
+later; a cap on bets and raises, often lifted heads-up), spread limit (any amount in a
+range per round), pot limit (up to the pot after calling) and no limit (the whole stake);
+bets come in multiples of the betting unit.  'Incomplete bet or raise': under the full bet
+rule an all-in short of a full bet or raise does not reopen the betting; under the half bet
+rule it does once it reaches half.  'Kill game': a full kill doubles the stakes for the
+hand, a half kill multiplies them by one and a half.
+
+These are pure functions of the round's numbers; the hand's state machine asks them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from fractions import Fraction
+
+
+class Limit(StrEnum):
+    FIXED = "fixed-limit"
+    SPREAD = "spread-limit"
+    POT = "pot-limit"
+    NO = "no-limit"
+
+
+class IncompleteRaiseRule(StrEnum):
+    """Whether an all-in bet or raise short of the full amount reopens the betting."""
+
+    FULL_BET = "full-bet"  # only a full bet or raise reopens (pot and no limit always)
+    HALF_BET = "half-bet"  # half a bet or raise or more reopens (some limit games)
+
+
+class PotLimitBlinds(StrEnum):
+    """How the blinds count toward the pot on the first round of a pot-limit game."""
+
+    AS_POSTED = "as-posted"
+    SMALL_AS_BIG = "small-blind-as-big"  # the small blind counts as a big blind until it acts
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """The sizes a structure works from.
+
+    ``small_bet`` is the bet of the early rounds in fixed limit and the minimum bet in the
+    other structures; ``big_bet`` the fixed-limit bet from round ``big_bet_round`` on (0 is
+    the first round).  ``spreads`` gives spread limit's (minimum, maximum) per round, the
+    last repeating.  ``max_bets`` caps a round's bets and raises (a bet and three raises is
+    4); ``None`` leaves it uncapped.
+    """
+
+    small_bet: int
+    big_bet: int | None = None
+    big_bet_round: int = 2
+    spreads: tuple[tuple[int, int], ...] = ()
+    max_bets: int | None = None
+    cap_lifted_heads_up: bool = True
+    unit: int = 1
+
+    def __post_init__(self) -> None:
+        if self.small_bet <= 0:
+            raise ValueError(f"small_bet must be positive, got {self.small_bet}")
+        if self.big_bet is not None and self.big_bet < self.small_bet:
+            raise ValueError("big_bet must be at least small_bet")
+        if self.unit <= 0:
+            raise ValueError(f"the betting unit must be positive, got {self.unit}")
+        if self.max_bets is not None and self.max_bets < 1:
+            raise ValueError("max_bets must allow at least the opening bet")
+        for low, high in self.spreads:
+            if not 0 < low <= high:
+                raise ValueError(f"a spread runs from a positive minimum up: ({low}, {high})")
+
+    def bet_size(self, round_index: int) -> int:
+        """The fixed-limit bet of a round (also the minimum bet elsewhere)."""
+        if self.big_bet is not None and round_index >= self.big_bet_round:
+            return self.big_bet
+        return self.small_bet
+
+    def on_unit(self, amount: int) -> bool:
+        """Whether ``amount`` is a whole number of betting units (all-in amounts need not be)."""
+        return amount % self.unit == 0
+
+    def spread(self, round_index: int) -> tuple[int, int]:
+        if not self.spreads:
+            size = self.bet_size(round_index)
+            return size, size
+        return self.spreads[min(round_index, len(self.spreads) - 1)]
+
+    def killed(self, factor: Fraction) -> Stakes:
+        """The stakes of a kill pot: ``factor`` 2 for a full kill, 3/2 for a half kill."""
+        if factor <= 1:
+            raise ValueError("a kill raises the stakes")
+
+        def scale(amount: int) -> int:
+            scaled = amount * factor
+            if scaled.denominator != 1:
+                raise ValueError(f"a kill of {factor} does not divide {amount} into whole chips")
+            return int(scaled)
+
+        return replace(
+            self,
+            small_bet=scale(self.small_bet),
+            big_bet=None if self.big_bet is None else scale(self.big_bet),
+            spreads=tuple((scale(low), scale(high)) for low, high in self.spreads),
+        )
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """The numbers of a betting round at one player's turn.
+
+    ``pot`` is every chip already in the middle, this round's bets included; ``to_match``
+    the highest total any player has put in this round; ``own`` what the acting player has
+    put in this round; ``last_raise`` the size of the last full bet or raise (the minimum
+    increment); ``bets_made`` the bets and raises that count toward the cap; ``contesting``
+    the players who can still bet in this round.
+    """
+
+    round_index: int
+    pot: int
+    to_match: int
+    own: int
+    last_raise: int
+    bets_made: int
+    contesting: int
+
+    @property
+    def to_call(self) -> int:
+        return self.to_match - self.own
+
+
+@dataclass(frozen=True)
+class RaiseBounds:
+    """The totals (this round) a player may bet or raise to; ``low`` may exceed the stack."""
+
+    low: int
+    high: int
+
+
+def raise_bounds(
+    limit: Limit,
+    stakes: Stakes,
+    view: RoundView,
+    *,
+    pot_limit_bonus: int = 0,
+) -> RaiseBounds | None:
+    """The legal bet or raise-to totals by rule, before the player's stack is considered.
+
+    Returns None when the cap forbids another raise.  ``pot_limit_bonus`` adds chips the
+    pot-limit convention counts though they were not posted (a small blind counted as big).
+    """
+    capped = stakes.max_bets is not None and view.bets_made >= stakes.max_bets
+    if capped and not (stakes.cap_lifted_heads_up and view.contesting <= 2):
+        return None
+    increment = max(view.last_raise, stakes.bet_size(view.round_index))
+    if limit is Limit.FIXED:
+        size = stakes.bet_size(view.round_index)
+        # A sub-minimum blind or bring-in is completed to a full bet, not raised by one.
+        total = view.to_match + size if view.to_match >= size else size
+        return RaiseBounds(total, total)
+    if limit is Limit.SPREAD:
+        low, high = stakes.spread(view.round_index)
+        smallest = view.to_match + max(low, view.last_raise)
+        return RaiseBounds(smallest, max(smallest, view.to_match + high))
+    low = view.to_match + increment if view.to_match else stakes.bet_size(view.round_index)
+    if limit is Limit.NO:
+        return RaiseBounds(low, 1 << 62)
+    # Pot limit: call first, then raise by at most the pot as it would then stand.
+    high = view.to_match + view.pot + pot_limit_bonus + view.to_call
+    return RaiseBounds(low, max(low, high))
+
+
+def reopens(rule: IncompleteRaiseRule, increment: int, full_increment: int) -> bool:
+    """Whether an all-in bet or raise of ``increment`` over the bet it faced reopens the action.
+
+    ``full_increment`` is the full bet (opening) or the last full raise.  Under the full bet
+    rule only the full amount reopens; under the half bet rule half or more does.
+    """
+    if increment >= full_increment:
+        return True
+    if rule is IncompleteRaiseRule.HALF_BET:
+        return 2 * increment >= full_increment
+    return False

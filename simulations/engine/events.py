@@ -1,0 +1,108 @@
+"""The hand's event log: every step the state machine takes, in order.
+
+Events are frozen values; a hand history writer reads them, and a replay feeds the action
+events back into a new hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from simulations.cards import Card
+
+
+class PostKind(StrEnum):
+    ANTE = "ante"
+    BLIND = "blind"
+
+
+@dataclass(frozen=True)
+class Posted:
+    seat: int
+    kind: PostKind
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True)
+class HoleDealt:
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class BoardDealt:
+    street: str
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Burned:
+    card: Card
+
+
+@dataclass(frozen=True)
+class Folded:
+    seat: int
+
+
+@dataclass(frozen=True)
+class Checked:
+    seat: int
+
+
+@dataclass(frozen=True)
+class Called:
+    seat: int
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True)
+class BetOrRaised:
+    """A bet or raise to ``total`` this round (``amount`` new chips)."""
+
+    seat: int
+    total: int
+    amount: int
+    all_in: bool
+    reopens: bool
+
+
+@dataclass(frozen=True)
+class Returned:
+    """An uncalled bet handed back."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class Shown:
+    seat: int
+    hand: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Awarded:
+    pot: int  # 0 is the main pot
+    seat: int
+    amount: int | Fraction  # a fraction only under the exact odd-chip rule
+
+
+Event = (
+    Posted
+    | HoleDealt
+    | BoardDealt
+    | Burned
+    | Folded
+    | Checked
+    | Called
+    | BetOrRaised
+    | Returned
+    | Shown
+    | Awarded
+)

@@ -1,0 +1,116 @@
+"""Game definitions: a game is data — its streets, forced bets, limits and showdown.
+
+A definition says what is dealt on each street (hole cards, board cards, burns), which
+forced bets open the hand, the betting limit and stakes, the incomplete-raise rule, how odd
+chips are split, and which cards may form a hand at showdown.  The hand's state machine
+(:mod:`simulations.engine.hand`) plays any definition; hold'em is one preset among many.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simulations.engine.limits import IncompleteRaiseRule, Limit, PotLimitBlinds, Stakes
+from simulations.engine.pots import OddChipRule
+from simulations.evaluators.selection import TEXAS_HOLDEM, Selection
+
+
+@dataclass(frozen=True)
+class Street:
+    """One street: the cards dealt at its start, then (if ``betting``) a betting round."""
+
+    name: str
+    hole_cards: int = 0
+    board_cards: int = 0
+    burn: bool = False
+    betting: bool = True
+
+
+@dataclass(frozen=True)
+class ForcedBets:
+    """Antes and blinds posted before the deal.
+
+    Rules 002_376df91f076a6501.txt, 'Blinds': one, two or three blinds; with two, the player
+    left of the button posts the small blind and the next the big blind; with three, the
+    first goes on the button.  Heads-up the button posts the small blind ('When there are
+    only two players').  The last blind is the amount players must call.
+    """
+
+    ante: int = 0
+    blinds: tuple[int, ...] = ()
+    first_blind_on_button: bool = False
+
+    def __post_init__(self) -> None:
+        if self.ante < 0 or any(b <= 0 for b in self.blinds):
+            raise ValueError("antes cannot be negative and blinds must be positive")
+        if len(self.blinds) > 3:
+            raise ValueError(f"at most three blinds, got {len(self.blinds)}")
+        if self.first_blind_on_button and len(self.blinds) != 3:
+            raise ValueError("only a three-blind structure puts a blind on the button")
+
+
+HOLDEM_STREETS = (
+    Street("preflop", hole_cards=2),
+    Street("flop", board_cards=3, burn=True),
+    Street("turn", board_cards=1, burn=True),
+    Street("river", board_cards=1, burn=True),
+)
+
+
+@dataclass(frozen=True)
+class GameDefinition:
+    name: str
+    streets: tuple[Street, ...]
+    forced: ForcedBets
+    limit: Limit
+    stakes: Stakes
+    selection: Selection = TEXAS_HOLDEM
+    incomplete_raise: IncompleteRaiseRule = IncompleteRaiseRule.FULL_BET
+    pot_limit_blinds: PotLimitBlinds = PotLimitBlinds.AS_POSTED
+    odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON
+    min_players: int = 2
+    max_players: int = 10
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if self.limit in (Limit.POT, Limit.NO) and self.incomplete_raise is not (
+            IncompleteRaiseRule.FULL_BET
+        ):
+            # 'pot-limit and no-limit games usually use what is called the full bet rule'
+            raise ValueError("pot-limit and no-limit games use the full bet rule")
+        hole = sum(s.hole_cards for s in self.streets)
+        board = sum(s.board_cards for s in self.streets)
+        if (hole, board) != (self.selection.hole_cards, self.selection.board_cards):
+            raise ValueError(
+                f"the streets deal {hole} hole and {board} board cards but the showdown "
+                f"expects {self.selection.hole_cards} and {self.selection.board_cards}"
+            )
+
+
+def holdem(
+    limit: Limit,
+    *,
+    blinds: tuple[int, ...] = (1, 2),
+    ante: int = 0,
+    stakes: Stakes | None = None,
+    incomplete_raise: IncompleteRaiseRule = IncompleteRaiseRule.FULL_BET,
+    pot_limit_blinds: PotLimitBlinds = PotLimitBlinds.AS_POSTED,
+    odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
+) -> GameDefinition:
+    """Texas hold'em; fixed-limit stakes default to the big blind as the small bet."""
+    big_blind = blinds[-1] if blinds else 1
+    if stakes is None:
+        if limit is Limit.FIXED:
+            stakes = Stakes(big_blind, 2 * big_blind, max_bets=4)
+        else:
+            stakes = Stakes(big_blind)
+    return GameDefinition(
+        name=f"{limit.value} Texas hold'em",
+        streets=HOLDEM_STREETS,
+        forced=ForcedBets(ante=ante, blinds=blinds),
+        limit=limit,
+        stakes=stakes,
+        incomplete_raise=incomplete_raise,
+        pot_limit_blinds=pot_limit_blinds,
+        odd_chips=odd_chips,
+    )

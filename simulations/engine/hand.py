@@ -102,6 +102,7 @@ class LegalActions:
     wager: tuple[int, int] | None  # smallest and largest legal bet/raise total
     all_in_total: int  # the round total of going all in
     wager_kind: ActionKind  # BET when no one has bet this round, RAISE otherwise
+    full_total: int | None  # the smallest full bet or raise (an all-in below it is short)
 
     def wager_action(self, total: int) -> Action:
         """The bet or raise to ``total`` that this turn calls for."""
@@ -184,7 +185,10 @@ class Hand:
         to_call = min(self._to_match - self.round_bets[seat], stack)
         all_in_total = self.round_bets[seat] + stack
         kind = ActionKind.RAISE if self._to_match else ActionKind.BET
-        return LegalActions(seat, to_call, self._wager_range(seat), all_in_total, kind)
+        wager = self._wager_range(seat)
+        bounds = self._bounds(seat) if wager is not None else None
+        full = None if bounds is None else bounds.low
+        return LegalActions(seat, to_call, wager, all_in_total, kind, full)
 
     # -- acting ------------------------------------------------------------------------
 
@@ -242,7 +246,7 @@ class Hand:
             return "no chips left to raise with: call or fold"
         if seat in self._acted:
             return "the betting was not reopened since this player acted: call or fold"
-        if not self._others_can_bet(seat):
+        if not self._someone_could_call_more(seat):
             return "no opponent can call a raise: call or fold"
         return "the betting is capped"
 
@@ -332,6 +336,14 @@ class Hand:
     def _others_can_bet(self, seat: int) -> bool:
         return any(self._can_bet(s) for s in range(self.n) if s != seat)
 
+    def _someone_could_call_more(self, seat: int) -> bool:
+        """Whether any opponent could put in more than the current bet: else a raise is idle."""
+        return any(
+            not self.folded[s] and self.round_bets[s] + self.stacks[s] > self._to_match
+            for s in range(self.n)
+            if s != seat
+        )
+
     def _open_round(self, *, first: bool = False) -> None:
         """Find the first player to act, or move on if no betting is possible."""
         if not first:
@@ -369,7 +381,7 @@ class Hand:
         own = self.round_bets[seat]
         if stack <= self._to_match - own or seat in self._acted:
             return None
-        if not self._others_can_bet(seat):
+        if not self._someone_could_call_more(seat):
             return None
         bounds = self._bounds(seat)
         if bounds is None:

@@ -215,6 +215,7 @@ def test_big_blind_option_and_fixed_limit_cap() -> None:
 def test_illegal_actions_leave_the_hand_unchanged() -> None:
     game = holdem(Limit.NO, blinds=(5, 10), stakes=Stakes(10, unit=5))
     hand = Hand(game, [1000] * 3, button=0, rng=np.random.default_rng(7))
+    hand.legal_actions()  # fills the per-turn cache, so that only real changes would show
     before = copy.deepcopy(hand.__dict__)
     for action, seat, message in [
         (Action.call(), 1, "out of turn"),

@@ -49,6 +49,8 @@ from simulations.engine.limits import (
     reopens,
 )
 from simulations.engine.pots import Chips, Pot, side_pots, split, uncalled_bet
+from simulations.evaluators.hand_value import HandValue
+from simulations.evaluators.high import evaluate_high
 from simulations.evaluators.selection import evaluate_selection
 
 
@@ -160,6 +162,7 @@ class Hand:
         self._bets_made = 0
         self._big_blind_seat = -1
         self._small_blind_credit = 0  # pot-limit: the small blind counted as a big one
+        self._legal: LegalActions | None = None
         self._post_forced_bets()
         self._deal_street()
         self._open_round(first=True)
@@ -180,6 +183,9 @@ class Hand:
     def legal_actions(self) -> LegalActions:
         if self.actor is None:
             raise IllegalAction("no one is to act: the hand is over")
+        # Asked by the player and again by act(): computed once per turn.
+        if self._legal is not None and self._legal.seat == self.actor:
+            return self._legal
         seat = self.actor
         stack = int(self.stacks[seat])
         to_call = min(self._to_match - self.round_bets[seat], stack)
@@ -188,7 +194,8 @@ class Hand:
         wager = self._wager_range(seat)
         bounds = self._bounds(seat) if wager is not None else None
         full = None if bounds is None else bounds.low
-        return LegalActions(seat, to_call, wager, all_in_total, kind, full)
+        self._legal = LegalActions(seat, to_call, wager, all_in_total, kind, full)
+        return self._legal
 
     # -- acting ------------------------------------------------------------------------
 
@@ -432,6 +439,7 @@ class Hand:
         self.events.append(BetOrRaised(seat, total, added, self.stacks[seat] == 0, reopened))
 
     def _after_action(self, seat: int) -> None:
+        self._legal = None
         if seat == self._big_blind_seat:
             self._small_blind_credit = 0  # 'until the big blind is through acting'
         live = [s for s in range(self.n) if not self.folded[s]]
@@ -464,7 +472,7 @@ class Hand:
         values: dict[int, int] = {}
         if len(live) > 1:
             for s in live:
-                hand = evaluate_selection(self.game.selection, self.hole[s], self.board)
+                hand = self._showdown_hand(s)
                 values[s] = hand.value
                 self.events.append(Shown(s, hand.name, hand.value))
         # Pots are awarded from the last side pot back to the main pot.
@@ -483,6 +491,13 @@ class Hand:
                 self.events.append(Awarded(index, winner, chips))
         self.actor = None
         self.finished = True
+
+    def _showdown_hand(self, seat: int) -> HandValue:
+        selection = self.game.selection
+        cards = [*self.hole[seat], *self.board]
+        if selection.plays_any_five and len(cards) <= 7:
+            return evaluate_high(cards)  # one look-up for the best five of up to seven
+        return evaluate_selection(selection, self.hole[seat], self.board)
 
     def __repr__(self) -> str:
         board = " ".join(format_card(c) for c in self.board)

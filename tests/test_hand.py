@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from simulations.cards import parse_cards
 from simulations.decks import Deck
-from simulations.engine.game import holdem
+from simulations.engine.game import JackpotDrop, Rake, holdem
 from simulations.engine.hand import Action, Hand, IllegalAction
 from simulations.engine.limits import IncompleteRaiseRule, Limit, Stakes
 from simulations.engine.pots import Pot
@@ -242,13 +243,16 @@ def test_illegal_actions_leave_the_hand_unchanged() -> None:
     button=st.integers(0, 9),
     seed=st.integers(0, 2**32 - 1),
     choices=st.lists(st.integers(0, 99), min_size=200, max_size=200),
+    house=st.booleans(),
 )
 def test_random_play_conserves_chips(
-    limit: Limit, stacks: list[int], button: int, seed: int, choices: list[int]
+    limit: Limit, stacks: list[int], button: int, seed: int, choices: list[int], house: bool
 ) -> None:
-    """Property: any sequence of legal actions ends the hand with every chip accounted for,
-    and no player wins more from an opponent than he risked."""
-    game = holdem(limit, blinds=(1, 2), ante=0)
+    """Property: any sequence of legal actions ends the hand with every chip accounted for
+    (stacks, rake and jackpot drop), and no player wins more from an opponent than he risked."""
+    rake = Rake(Fraction(5, 100), caps=((2, 3),)) if house else None
+    drop = JackpotDrop(1, 20) if house else None
+    game = holdem(limit, blinds=(1, 2), ante=0, rake=rake, jackpot_drop=drop)
     hand = Hand(game, stacks, button=button % len(stacks), rng=np.random.default_rng(seed))
     picks = iter(choices)
     while not hand.finished:
@@ -260,7 +264,7 @@ def test_random_play_conserves_chips(
             low, high = legal.wager
             options += [legal.wager_action(low), legal.wager_action(high)]
         hand.act(options[next(picks, 0) % len(options)])
-    assert sum(hand.stacks) == sum(stacks)
+    assert sum(hand.stacks) + hand.rake + hand.jackpot_drop == sum(stacks)
     for seat, payoff in enumerate(hand.payoffs):
         others = sorted(s for i, s in enumerate(stacks) if i != seat)
         assert payoff <= sum(others)

@@ -80,6 +80,14 @@ class Returned:
 
 
 @dataclass(frozen=True)
+class Raked:
+    """The house's rake and the jackpot drop, taken before the award."""
+
+    rake: int
+    jackpot_drop: int
+
+
+@dataclass(frozen=True)
 class Shown:
     seat: int
     hand: str
@@ -103,6 +111,7 @@ Event = (
     | Called
     | BetOrRaised
     | Returned
+    | Raked
     | Shown
     | Awarded
 )

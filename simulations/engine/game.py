@@ -9,6 +9,7 @@ chips are split, and which cards may form a hand at showdown.  The hand's state 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from simulations.engine.limits import IncompleteRaiseRule, Limit, PotLimitBlinds, Stakes
 from simulations.engine.pots import OddChipRule
@@ -49,6 +50,45 @@ class ForcedBets:
             raise ValueError("only a three-blind structure puts a blind on the button")
 
 
+@dataclass(frozen=True)
+class Rake:
+    """The house's cut of each pot, taken before the pot is awarded.
+
+    ``percent`` of the pot, rounded down to whole ``unit`` chips, and at most the cap for
+    the number of players dealt in (``caps``: (players, cap) pairs, the entry with the most
+    players not above the count applies).  With ``no_flop_no_drop`` a hand that ends before
+    the second street pays nothing.
+    """
+
+    percent: Fraction
+    caps: tuple[tuple[int, int], ...] = ()
+    no_flop_no_drop: bool = True
+    unit: int = 1
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.percent < 1:
+            raise ValueError(f"rake percent must be a fraction in [0, 1), got {self.percent}")
+        if self.unit <= 0 or any(p < 2 or c < 0 for p, c in self.caps):
+            raise ValueError("rake caps are (players >= 2, cap >= 0) and the unit is positive")
+
+    def amount(self, pot: int, players: int) -> int:
+        raked = int(pot * self.percent) // self.unit * self.unit
+        applicable = [cap for min_players, cap in sorted(self.caps) if min_players <= players]
+        return min(raked, applicable[-1]) if applicable else raked
+
+
+@dataclass(frozen=True)
+class JackpotDrop:
+    """A bad-beat jackpot's drop: ``amount`` taken from a pot that reaches ``threshold``."""
+
+    amount: int
+    threshold: int
+
+    def __post_init__(self) -> None:
+        if self.amount <= 0 or self.threshold < self.amount:
+            raise ValueError("a jackpot drop is positive and no larger than its threshold")
+
+
 HOLDEM_STREETS = (
     Street("preflop", hole_cards=2),
     Street("flop", board_cards=3, burn=True),
@@ -68,6 +108,8 @@ class GameDefinition:
     incomplete_raise: IncompleteRaiseRule = IncompleteRaiseRule.FULL_BET
     pot_limit_blinds: PotLimitBlinds = PotLimitBlinds.AS_POSTED
     odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON
+    rake: Rake | None = None
+    jackpot_drop: JackpotDrop | None = None
     min_players: int = 2
     max_players: int = 10
     notes: tuple[str, ...] = field(default=(), compare=False)
@@ -96,6 +138,8 @@ def holdem(
     incomplete_raise: IncompleteRaiseRule = IncompleteRaiseRule.FULL_BET,
     pot_limit_blinds: PotLimitBlinds = PotLimitBlinds.AS_POSTED,
     odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
+    rake: Rake | None = None,
+    jackpot_drop: JackpotDrop | None = None,
 ) -> GameDefinition:
     """Texas hold'em; fixed-limit stakes default to the big blind as the small bet."""
     big_blind = blinds[-1] if blinds else 1
@@ -113,4 +157,6 @@ def holdem(
         incomplete_raise=incomplete_raise,
         pot_limit_blinds=pot_limit_blinds,
         odd_chips=odd_chips,
+        rake=rake,
+        jackpot_drop=jackpot_drop,
     )

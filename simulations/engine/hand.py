@@ -36,6 +36,7 @@ from simulations.engine.events import (
     HoleDealt,
     Posted,
     PostKind,
+    Raked,
     Returned,
     Shown,
 )
@@ -155,6 +156,8 @@ class Hand:
         self.street = 0
         self.actor: int | None = None
         self.pots: tuple[Pot, ...] = ()
+        self.rake = 0
+        self.jackpot_drop = 0
         self.finished = False
         self._acted: set[int] = set()
         self._to_match = 0
@@ -175,7 +178,7 @@ class Hand:
 
     @property
     def payoffs(self) -> tuple[Chips, ...]:
-        """Each seat's net result once the hand has finished."""
+        """Each seat's net result once the hand has finished (the rake and drop are gone)."""
         if not self.finished:
             raise ValueError("the hand is still being played")
         return tuple(s - start for s, start in zip(self.stacks, self.starting_stacks, strict=True))
@@ -468,7 +471,7 @@ class Hand:
             self.stacks[seat] += excess
             self.events.append(Returned(seat, excess))
         alive = [not f for f in self.folded]
-        self.pots = side_pots(self.contributed, alive)
+        self.pots = self._take_rake_and_drop(side_pots(self.contributed, alive))
         values: dict[int, int] = {}
         if len(live) > 1:
             for s in live:
@@ -491,6 +494,29 @@ class Hand:
                 self.events.append(Awarded(index, winner, chips))
         self.actor = None
         self.finished = True
+
+    def _take_rake_and_drop(self, pots: tuple[Pot, ...]) -> tuple[Pot, ...]:
+        """Take the rake and the jackpot drop, main pot first, before anything is awarded."""
+        game = self.game
+        total = sum(p.amount for p in pots)
+        # 'No flop, no drop': a hand over before the second street pays nothing.
+        flopped = self.street > 0
+        rake = drop = 0
+        if game.rake is not None and (flopped or not game.rake.no_flop_no_drop):
+            rake = game.rake.amount(total, self.n)
+        if game.jackpot_drop is not None and flopped and total >= game.jackpot_drop.threshold:
+            drop = game.jackpot_drop.amount
+        take = min(rake + drop, total)
+        if take == 0:
+            return pots
+        self.rake, self.jackpot_drop = rake, take - rake
+        self.events.append(Raked(self.rake, self.jackpot_drop))
+        remaining: list[Pot] = []
+        for pot in pots:
+            cut = min(take, pot.amount)
+            take -= cut
+            remaining.append(Pot(pot.amount - cut, pot.eligible))
+        return tuple(p for p in remaining if p.amount > 0)
 
     def _showdown_hand(self, seat: int) -> HandValue:
         selection = self.game.selection

@@ -16,6 +16,7 @@ from simulations.cards import Card
 class PostKind(StrEnum):
     ANTE = "ante"
     BLIND = "blind"
+    STRADDLE = "straddle"
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ chips are split, and which cards may form a hand at showdown.  The hand's state 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 
 from simulations.engine.limits import IncompleteRaiseRule, Limit, PotLimitBlinds, Stakes
@@ -48,6 +49,14 @@ class ForcedBets:
             raise ValueError(f"at most three blinds, got {len(self.blinds)}")
         if self.first_blind_on_button and len(self.blinds) != 3:
             raise ValueError("only a three-blind structure puts a blind on the button")
+
+
+class StraddleRule(StrEnum):
+    """Which straddles a game allows (Rules 002_376df91f076a6501.txt, 'Straddle bets')."""
+
+    NONE = "none"
+    LIVE = "live"  # left of the big blind; a re-straddle left of the last straddle
+    MISSISSIPPI = "mississippi"  # any seat; a re-straddle right of the last straddle
 
 
 @dataclass(frozen=True)
@@ -110,6 +119,7 @@ class GameDefinition:
     odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON
     rake: Rake | None = None
     jackpot_drop: JackpotDrop | None = None
+    straddles: StraddleRule = StraddleRule.NONE
     min_players: int = 2
     max_players: int = 10
     notes: tuple[str, ...] = field(default=(), compare=False)
@@ -140,6 +150,7 @@ def holdem(
     odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
     rake: Rake | None = None,
     jackpot_drop: JackpotDrop | None = None,
+    straddles: StraddleRule = StraddleRule.NONE,
 ) -> GameDefinition:
     """Texas hold'em; fixed-limit stakes default to the big blind as the small bet."""
     big_blind = blinds[-1] if blinds else 1
@@ -159,4 +170,5 @@ def holdem(
         odd_chips=odd_chips,
         rake=rake,
         jackpot_drop=jackpot_drop,
+        straddles=straddles,
     )

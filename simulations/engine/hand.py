@@ -40,7 +40,7 @@ from simulations.engine.events import (
     Returned,
     Shown,
 )
-from simulations.engine.game import GameDefinition
+from simulations.engine.game import GameDefinition, StraddleRule
 from simulations.engine.limits import (
     Limit,
     PotLimitBlinds,
@@ -131,6 +131,7 @@ class Hand:
         *,
         deck: Sequence[int] | None = None,
         rng: np.random.Generator | None = None,
+        straddles: Sequence[tuple[int, int]] = (),
     ) -> None:
         n = len(stacks)
         if not game.min_players <= n <= game.max_players:
@@ -166,7 +167,9 @@ class Hand:
         self._big_blind_seat = -1
         self._small_blind_credit = 0  # pot-limit: the small blind counted as a big one
         self._legal: LegalActions | None = None
+        self._first_actor_after = -1  # the last blind or straddle: action starts to its left
         self._post_forced_bets()
+        self._post_straddles(straddles)
         self._deal_street()
         self._open_round(first=True)
 
@@ -315,6 +318,7 @@ class Hand:
             self._put(seat, amount)
             self.events.append(Posted(seat, PostKind.BLIND, amount, self.stacks[seat] == 0))
         self._big_blind_seat = posters[len(blinds) - 1]
+        self._first_actor_after = self._big_blind_seat
         # 'Players to act must call the complete amount of the big blind.'
         self._to_match = blinds[-1]
         self._last_raise = blinds[-1]
@@ -323,6 +327,46 @@ class Hand:
             PotLimitBlinds.SMALL_AS_BIG
         ):
             self._small_blind_credit = sum(blinds[-1] - b for b in blinds[:-1])
+
+    def _post_straddles(self, straddles: Sequence[tuple[int, int]]) -> None:
+        """Post voluntary straddles, each a live blind raise (Rules 002, 'Straddle bets').
+
+        A live straddle comes from the seat left of the big blind, a re-straddle from the seat
+        left of the last straddle; a Mississippi straddle from any seat, a re-straddle from
+        the seat to its right.  Each must be at least a minimum raise; action starts left of
+        the last straddle, and its poster has the option when the action comes back unraised.
+        """
+        rule = self.game.straddles
+        if straddles and (rule is StraddleRule.NONE or not self.game.forced.blinds):
+            raise ValueError(f"{self.game.name} allows no straddles")
+        posted = {e.seat for e in self.events if isinstance(e, Posted) and e.kind is PostKind.BLIND}
+        previous = self._first_actor_after
+        for index, (seat, total) in enumerate(straddles):
+            if not 0 <= seat < self.n:
+                raise ValueError(f"straddle seat {seat} is not a seat 0..{self.n - 1}")
+            if rule is StraddleRule.LIVE or index > 0:
+                step = 1 if rule is StraddleRule.LIVE else -1
+                expected = (previous + step) % self.n
+                if seat != expected:
+                    where = "left" if step == 1 else "right"
+                    raise ValueError(
+                        f"this straddle must come from seat {expected}, {where} of seat {previous}"
+                    )
+            if seat in posted:
+                raise ValueError(f"seat {seat} has already posted a blind or straddle")
+            minimum = self._to_match + self._last_raise
+            if total < minimum:
+                raise ValueError(f"a straddle must be a raise: at least {minimum}, got {total}")
+            if total > self.stacks[seat]:
+                raise ValueError(f"seat {seat} cannot cover a straddle of {total}")
+            self._put(seat, total)
+            self.events.append(Posted(seat, PostKind.STRADDLE, total, self.stacks[seat] == 0))
+            self._last_raise = total - self._to_match
+            self._to_match = total
+            self._bets_made += 1
+            self._small_blind_credit = 0
+            posted.add(seat)
+            previous = self._first_actor_after = seat
 
     def _deal_street(self) -> None:
         street = self.game.streets[self.street]
@@ -363,7 +407,11 @@ class Hand:
             self._last_raise = 0
             self._bets_made = 0
             self._small_blind_credit = 0
-        start = self._big_blind_seat + 1 if first and self._big_blind_seat >= 0 else self.button + 1
+        start = (
+            self._first_actor_after + 1
+            if first and self._first_actor_after >= 0
+            else self.button + 1
+        )
         self.actor = start % self.n
         self.actor = self._next_to_act(self.actor, include_start=True)
         if self.actor is None or not self.game.streets[self.street].betting:

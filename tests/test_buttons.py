@@ -1,0 +1,104 @@
+"""Buttons between hands: the rule texts' Alice-Ellen cases for each rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from simulations.engine.buttons import ButtonRule, Positions, next_positions
+
+ALICE, BOB, CAROL, DAVID, ELLEN, FRANK = range(6)
+
+
+def _occupied(n: int, *gone: int) -> list[bool]:
+    return [seat not in gone for seat in range(n)]
+
+
+# Carol is due the big blind: last hand the seat before Alice had the button, Alice the small
+# blind and Bob the big one.  A sixth player sits after Ellen, as in the moving button example,
+# so that case 4 is not yet heads-up.
+DEAD_LAST = Positions(FRANK, (ALICE,), (BOB,))
+
+
+@pytest.mark.parametrize(
+    ("gone", "expected", "following"),
+    [
+        ((ALICE,), Positions(ALICE, (BOB,), (CAROL,)), None),
+        ((BOB,), Positions(ALICE, (), (CAROL,)), Positions(BOB, (CAROL,), (DAVID,))),
+        ((ALICE, BOB), Positions(ALICE, (), (CAROL,)), Positions(BOB, (CAROL,), (DAVID,))),
+        ((ALICE, BOB, CAROL), Positions(BOB, (), (DAVID,)), Positions(CAROL, (DAVID,), (ELLEN,))),
+    ],
+    ids=["case 1", "case 2", "case 3", "case 4"],
+)
+def test_dead_button_rule(
+    gone: tuple[int, ...], expected: Positions, following: Positions | None
+) -> None:
+    """Rules 002_376df91f076a6501.txt, 'Dead button rule': Alice, Bob, Carol, David and Ellen
+    in order, Carol due the big blind; cases 1-4 and the subsequent hands."""
+    occupied = _occupied(6, *gone)
+    positions = next_positions(ButtonRule.DEAD, DEAD_LAST, occupied)
+    assert positions == expected
+    if following is not None:
+        assert next_positions(ButtonRule.DEAD, positions, occupied) == following
+
+
+# Alice is due the button: last hand Frank had it, Alice the small blind, Bob the big one.
+MOVING_LAST = Positions(FRANK, (ALICE,), (BOB,))
+
+
+@pytest.mark.parametrize(
+    ("gone", "expected", "following"),
+    [
+        (
+            (ALICE,),
+            Positions(BOB, (BOB,), (CAROL, DAVID)),
+            Positions(CAROL, (CAROL, DAVID), (ELLEN,)),
+        ),
+        (
+            (BOB,),
+            Positions(ALICE, (), (CAROL, DAVID)),
+            Positions(CAROL, (CAROL, DAVID), (ELLEN,)),
+        ),
+        (
+            (ALICE, BOB),
+            Positions(CAROL, (), (CAROL, DAVID, ELLEN)),
+            Positions(DAVID, (CAROL, DAVID, ELLEN), (FRANK,)),
+        ),
+    ],
+    ids=["Alice out", "Bob out", "Alice and Bob out"],
+)
+def test_moving_button_rule(
+    gone: tuple[int, ...], expected: Positions, following: Positions
+) -> None:
+    """Rules 002_376df91f076a6501.txt, 'Moving button rule': Bob posts a small blind on top of
+    the button, Carol and David both post big blinds, and the cases after (a sixth player
+    sits after Ellen: 'The player after Ellen posts the big blind')."""
+    occupied = _occupied(6, *gone)
+    positions = next_positions(ButtonRule.MOVING, MOVING_LAST, occupied)
+    assert positions == expected
+    assert next_positions(ButtonRule.MOVING, positions, occupied) == following
+
+
+def test_simplified_moving_button_rule() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Simplified moving button rule': the button moves to the
+    next player and the blinds post in the two seats to its left."""
+    occupied = _occupied(6, BOB)
+    positions = next_positions(ButtonRule.SIMPLIFIED_MOVING, DEAD_LAST, occupied)
+    assert positions == Positions(ALICE, (CAROL,), (DAVID,))
+
+
+@pytest.mark.parametrize("rule", list(ButtonRule))
+def test_heads_up_transition(rule: ButtonRule) -> None:
+    """Rules 002_376df91f076a6501.txt, 'When there are only two players': three-handed, Alice
+    has the button, Bob the small blind, Carol the big blind.  If Alice busts, Bob is the big
+    blind and the button skips to Carol; if Carol busts, Alice is the big blind and Bob has
+    the button and pays the small blind again."""
+    last = Positions(ALICE, (BOB,), (CAROL,))
+    assert next_positions(rule, last, _occupied(3, ALICE)) == Positions(CAROL, (CAROL,), (BOB,))
+    assert next_positions(rule, last, _occupied(3, CAROL)) == Positions(BOB, (BOB,), (ALICE,))
+
+
+def test_bad_input() -> None:
+    with pytest.raises(ValueError, match="two players"):
+        next_positions(ButtonRule.DEAD, DEAD_LAST, _occupied(3, 0, 1))
+    with pytest.raises(ValueError, match="no big blind"):
+        next_positions(ButtonRule.DEAD, Positions(0, (), ()), _occupied(3))

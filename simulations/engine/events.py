@@ -17,6 +17,7 @@ class PostKind(StrEnum):
     ANTE = "ante"
     BLIND = "blind"
     STRADDLE = "straddle"
+    KILL = "kill"
 
 
 @dataclass(frozen=True)

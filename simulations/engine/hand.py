@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 
 import numpy as np
 
@@ -132,6 +133,7 @@ class Hand:
         deck: Sequence[int] | None = None,
         rng: np.random.Generator | None = None,
         straddles: Sequence[tuple[int, int]] = (),
+        kill: tuple[int, Fraction] | None = None,
     ) -> None:
         n = len(stacks)
         if not game.min_players <= n <= game.max_players:
@@ -168,7 +170,13 @@ class Hand:
         self._small_blind_credit = 0  # pot-limit: the small blind counted as a big one
         self._legal: LegalActions | None = None
         self._first_actor_after = -1  # the last blind or straddle: action starts to its left
+        self._cycle = list(range(self.n))  # the order of action, clockwise unless a kill
+        self.stakes = game.stakes
         self._post_forced_bets()
+        if kill is not None and straddles:
+            raise ValueError("a hand takes a kill blind or straddles, not both")
+        if kill is not None:
+            self._post_kill(*kill)
         self._post_straddles(straddles)
         self._deal_street()
         self._open_round(first=True)
@@ -249,10 +257,8 @@ class Hand:
                 return  # all in for less than the minimum is always allowed
             if not low <= total <= high:
                 raise IllegalAction(f"a {kind.value} must be to {low}..{high}, got {total}")
-            if not self.game.stakes.on_unit(total):
-                raise IllegalAction(
-                    f"bets come in units of {self.game.stakes.unit}; {total} is not one"
-                )
+            if not self.stakes.on_unit(total):
+                raise IllegalAction(f"bets come in units of {self.stakes.unit}; {total} is not one")
 
     def _why_no_wager(self, seat: int) -> str:
         if self.stacks[seat] <= self._to_match - self.round_bets[seat]:
@@ -327,6 +333,40 @@ class Hand:
             PotLimitBlinds.SMALL_AS_BIG
         ):
             self._small_blind_credit = sum(blinds[-1] - b for b in blinds[:-1])
+
+    def _post_kill(self, seat: int, factor: Fraction) -> None:
+        """Post a kill blind (Rules 002_376df91f076a6501.txt, 'Kill game').
+
+        A full kill (``factor`` 2) posts twice the big blind and plays the hand at twice the
+        limits, a half kill (3/2) one and a half times; the kill blind acts last before the
+        flop, after the big blind, wherever it sits, and has the option if unraised.
+        """
+        blinds = self.game.forced.blinds
+        if not blinds:
+            raise ValueError(f"{self.game.name} has no blinds to kill")
+        if not 0 <= seat < self.n:
+            raise ValueError(f"kill seat {seat} is not a seat 0..{self.n - 1}")
+        blind_posters = {
+            e.seat for e in self.events if isinstance(e, Posted) and e.kind is PostKind.BLIND
+        }
+        if seat in blind_posters:
+            raise ValueError(f"seat {seat} has already posted a blind")
+        self.stakes = self.game.stakes.killed(factor)
+        amount = blinds[-1] * factor
+        if amount.denominator != 1:
+            raise ValueError(f"a kill of {factor} does not make whole chips of {blinds[-1]}")
+        total = int(amount)
+        if total > self.stacks[seat]:
+            raise ValueError(f"seat {seat} cannot cover a kill blind of {total}")
+        self._put(seat, total)
+        self.events.append(Posted(seat, PostKind.KILL, total, self.stacks[seat] == 0))
+        self._to_match = total
+        self._last_raise = total
+        self._small_blind_credit = 0
+        # 'the order of action is player D, player A, player B (the small blind), player C
+        # (the big blind), player E (the kill blind)'
+        order = [s for s in self._clockwise(self._big_blind_seat + 1) if s != seat]
+        self._cycle = [*order, seat]
 
     def _post_straddles(self, straddles: Sequence[tuple[int, int]]) -> None:
         """Post voluntary straddles, each a live blind raise (Rules 002, 'Straddle bets').
@@ -407,6 +447,7 @@ class Hand:
             self._last_raise = 0
             self._bets_made = 0
             self._small_blind_credit = 0
+            self._cycle = list(range(self.n))  # 'After the flop, betting returns to normal.'
         start = (
             self._first_actor_after + 1
             if first and self._first_actor_after >= 0
@@ -428,8 +469,12 @@ class Hand:
         return seat not in self._acted and self._others_can_bet(seat)
 
     def _next_to_act(self, start: int, *, include_start: bool = False) -> int | None:
-        order = self._clockwise(start if include_start else start + 1)
-        for seat in order:
+        """The next seat in the round's order of action (clockwise, but for a kill blind
+        acting last before the flop) that still has to act."""
+        cycle = self._cycle
+        at = cycle.index(start)
+        for step in range(0 if include_start else 1, self.n + 1):
+            seat = cycle[(at + step) % self.n]
             if self._needs_to_act(seat):
                 return seat
         return None
@@ -464,7 +509,7 @@ class Hand:
             contesting=contesting,
         )
         bonus = self._small_blind_credit
-        return raise_bounds(self.game.limit, self.game.stakes, view, pot_limit_bonus=bonus)
+        return raise_bounds(self.game.limit, self.stakes, view, pot_limit_bonus=bonus)
 
     def _betting_round_index(self) -> int:
         return sum(1 for s in self.game.streets[: self.street] if s.betting)

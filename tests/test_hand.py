@@ -269,3 +269,20 @@ def test_random_play_conserves_chips(
         others = sorted(s for i, s in enumerate(stacks) if i != seat)
         assert payoff <= sum(others)
         assert payoff >= -stacks[seat]
+
+
+def test_kickers_split_pot_through_the_engine() -> None:
+    """Rules 000_1a86611de8d3f5f7.txt, 'Kickers and ranks': on the A♠ river the ace plays as
+    the fifth card for both Bob and Carol (Queens and Eights), so they split the pot."""
+    alice, bob, carol, ted = range(4)
+    game = holdem(Limit.FIXED, blinds=(1, 2), stakes=Stakes(2, 4))
+    holes = ["Tc 9c", "Kh Qs", "Qh Td", "Jc 2c"]
+    hand = Hand(game, [100] * 4, button=alice, deck=_deck(holes, "8s Qc 8h 4c As", 4, alice))
+    hand.act(Action.call(), ted)
+    hand.act(Action.call(), alice)
+    hand.act(Action.call(), bob)
+    hand.act(Action.check(), carol)
+    while not hand.finished:
+        hand.act(Action.check())
+    assert hand.pots == (Pot(8, (alice, bob, carol, ted)),)
+    assert hand.payoffs == (-2, 2, 2, -2)

@@ -1,4 +1,5 @@
-"""Kill pots: the kill blind, the raised stakes, and the kill acting last before the flop."""
+"""Kill pots: the kill blind, the raised stakes, the kill acting last before the flop, and
+when the kill becomes active between hands."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from simulations.engine.game import holdem
 from simulations.engine.hand import Action, Hand
+from simulations.engine.kill import HandOutcome, KillRule, KillState, KillTrigger, next_kill
 from simulations.engine.limits import Limit, Stakes
 
 A, B, C, D, E = range(5)
@@ -53,3 +55,68 @@ def test_bad_kills() -> None:
         _hand(Fraction(2), (10, 20), Stakes(20, 40), kill_seat=C)
     with pytest.raises(ValueError, match="whole chips"):
         _hand(Fraction(3, 2), (5, 5), Stakes(5, 10))
+
+
+def _outcome(*winners: int, pot: int = 100) -> HandOutcome:
+    return HandOutcome(tuple(sorted(winners)), pot)
+
+
+def _run(rule: KillRule, outcomes: list[HandOutcome]) -> list[int | None]:
+    state, kills = KillState(), []
+    for outcome in outcomes:
+        state, kill = next_kill(rule, state, outcome)
+        kills.append(kill)
+    return kills
+
+
+def test_kill_after_two_pots_in_a_row_and_while_winning() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Kill game': 'a single player wins two pots in a row,
+    requiring the winner to post a kill blind on the next hand. The kill will typically remain
+    active if the player with the kill blind continues to win consecutive hands.'"""
+    rule = KillRule(KillTrigger.TWO_IN_A_ROW)
+    outcomes = [_outcome(A), _outcome(B), _outcome(B), _outcome(B), _outcome(C), _outcome(A)]
+    assert _run(rule, outcomes) == [None, None, B, B, None, None]
+
+
+def test_split_pots_and_the_kill() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Kill game': 'If a player has won the previous hand and
+    splits the pot with another player, that may also activate a kill hand. If a pot is split
+    and neither player has won the previous hand, winning the pot of the next hand does not
+    typically activate a kill hand.'"""
+    rule = KillRule(KillTrigger.TWO_IN_A_ROW)
+    assert _run(rule, [_outcome(A), _outcome(A, B)]) == [None, A]
+    assert _run(rule, [_outcome(A), _outcome(B, C), _outcome(B)]) == [None, None, None]
+    strict = KillRule(KillTrigger.TWO_IN_A_ROW, split_continues=False)
+    assert _run(strict, [_outcome(A), _outcome(A, B), _outcome(A)]) == [None, None, None]
+
+
+def test_kill_by_pot_size() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Kill game': 'the kill would be active if the previous
+    pot won was greater than $400. The winner of that pot is required to post the kill'; a
+    high-low pot must be scooped."""
+    rule = KillRule(KillTrigger.POT_SIZE, pot_over=400)
+    outcomes = [_outcome(A, pot=400), _outcome(B, pot=401), _outcome(B, C, pot=900)]
+    assert _run(rule, outcomes) == [None, B, None]
+
+
+def test_kill_from_a_played_hand() -> None:
+    """A hand's outcome read from its events feeds the next hand's kill blind."""
+    game = holdem(Limit.FIXED, blinds=(10, 20), stakes=Stakes(20, 40))
+    rule = KillRule(KillTrigger.TWO_IN_A_ROW)
+    state, kill = KillState(), None
+    for _ in range(2):  # everyone folds to the big blind, C, twice
+        hand = Hand(game, [1000] * 5, button=A, rng=np.random.default_rng(1))
+        while not hand.finished:
+            hand.act(Action.fold())
+        state, kill = next_kill(rule, state, HandOutcome.from_events(hand.events))
+    assert kill == C
+    # Next hand C, now on the button, posts the kill and the hand plays at twice the limits.
+    hand = Hand(game, [1000] * 5, button=C, rng=np.random.default_rng(2), kill=(C, rule.factor))
+    assert hand.contributed[C] == 40 and hand.stakes == Stakes(40, 80)
+
+
+def test_bad_kill_rules() -> None:
+    with pytest.raises(ValueError, match="pot_over"):
+        KillRule(KillTrigger.POT_SIZE)
+    with pytest.raises(ValueError, match="factor"):
+        KillRule(KillTrigger.TWO_IN_A_ROW, factor=Fraction(1))

@@ -18,6 +18,9 @@ class PostKind(StrEnum):
     BLIND = "blind"
     STRADDLE = "straddle"
     KILL = "kill"
+    POST = "post"  # a new or returning player's live post of a big blind
+    DEAD = "dead"  # the dead part of a post: a missed small blind, not counted as a bet
+    BRING_IN = "bring-in"  # paid on the bring-in's turn after the first cards
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,7 @@ class Posted:
 class HoleDealt:
     seat: int
     cards: tuple[Card, ...]
+    face_up: bool = False  # a stud upcard
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from fractions import Fraction
 
 from simulations.engine.limits import IncompleteRaiseRule, Limit, PotLimitBlinds, Stakes
 from simulations.engine.pots import OddChipRule
-from simulations.evaluators.selection import TEXAS_HOLDEM, Selection
+from simulations.evaluators.selection import SEVEN_CARD_STUD, TEXAS_HOLDEM, Selection
+from simulations.evaluators.stud_showing import BringIn
 
 
 @dataclass(frozen=True)
@@ -22,10 +23,11 @@ class Street:
     """One street: the cards dealt at its start, then (if ``betting``) a betting round."""
 
     name: str
-    hole_cards: int = 0
+    hole_cards: int = 0  # face down to each player
     board_cards: int = 0
     burn: bool = False
     betting: bool = True
+    up_cards: int = 0  # face up to each player (stud), dealt after the down cards
 
 
 @dataclass(frozen=True)
@@ -41,14 +43,38 @@ class ForcedBets:
     ante: int = 0
     blinds: tuple[int, ...] = ()
     first_blind_on_button: bool = False
+    bring_in: int = 0
 
     def __post_init__(self) -> None:
         if self.ante < 0 or any(b <= 0 for b in self.blinds):
             raise ValueError("antes cannot be negative and blinds must be positive")
+        if self.bring_in < 0:
+            raise ValueError(f"the bring-in cannot be negative, got {self.bring_in}")
+        if self.bring_in and self.blinds:
+            raise ValueError("a game opens with blinds or with a bring-in, not both")
         if len(self.blinds) > 3:
             raise ValueError(f"at most three blinds, got {len(self.blinds)}")
         if self.first_blind_on_button and len(self.blinds) != 3:
             raise ValueError("only a three-blind structure puts a blind on the button")
+
+
+class ActingOrder(StrEnum):
+    """Who opens each betting round.
+
+    Rules 002_376df91f076a6501.txt, 'Bring-in': in stud the first round opens with the
+    bring-in, paid by the poorest upcard (the lowest card in high games, the highest in low
+    games, suits breaking ties); Rules 000_1a86611de8d3f5f7.txt, 'Seven-Card Stud': on later
+    rounds the best hand showing opens (the lowest in low games).  Community-card and draw
+    games open by position instead.
+    """
+
+    POSITION = "position"  # left of the blinds first, then left of the button
+    HIGH_SHOWING = "high-showing"  # seven-card stud: low card brings it in, then high hand
+    LOW_SHOWING = "low-showing"  # razz: high card brings it in, then low hand
+
+    @property
+    def bring_in_card(self) -> BringIn:
+        return BringIn.HIGH_CARD if self is ActingOrder.LOW_SHOWING else BringIn.LOW_CARD
 
 
 class StraddleRule(StrEnum):
@@ -122,6 +148,7 @@ class GameDefinition:
     straddles: StraddleRule = StraddleRule.NONE
     min_players: int = 2
     max_players: int = 10
+    acting_order: ActingOrder = ActingOrder.POSITION
     notes: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
@@ -130,7 +157,13 @@ class GameDefinition:
         ):
             # 'pot-limit and no-limit games usually use what is called the full bet rule'
             raise ValueError("pot-limit and no-limit games use the full bet rule")
-        hole = sum(s.hole_cards for s in self.streets)
+        if self.forced.bring_in and self.acting_order is ActingOrder.POSITION:
+            raise ValueError("a bring-in is paid by an upcard: the game needs a showing order")
+        if self.acting_order is not ActingOrder.POSITION and not self.streets[0].up_cards:
+            raise ValueError("a showing order needs upcards on the first street")
+        if self.acting_order is not ActingOrder.POSITION and self.forced.blinds:
+            raise ValueError("a game acting by upcards has no blinds")
+        hole = sum(s.hole_cards + s.up_cards for s in self.streets)
         board = sum(s.board_cards for s in self.streets)
         if (hole, board) != (self.selection.hole_cards, self.selection.board_cards):
             raise ValueError(
@@ -171,4 +204,48 @@ def holdem(
         rake=rake,
         jackpot_drop=jackpot_drop,
         straddles=straddles,
+    )
+
+
+SEVEN_CARD_STUD_STREETS = (
+    Street("third street", hole_cards=2, up_cards=1),
+    Street("fourth street", up_cards=1, burn=True),
+    Street("fifth street", up_cards=1, burn=True),
+    Street("sixth street", up_cards=1, burn=True),
+    Street("seventh street", hole_cards=1, burn=True),
+)
+
+
+def seven_card_stud(
+    *,
+    ante: int = 1,
+    bring_in: int = 2,
+    stakes: Stakes | None = None,
+    limit: Limit = Limit.FIXED,
+    incomplete_raise: IncompleteRaiseRule = IncompleteRaiseRule.FULL_BET,
+    odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
+    rake: Rake | None = None,
+) -> GameDefinition:
+    """Seven-card stud (Rules 000_1a86611de8d3f5f7.txt, 'Seven-Card Stud'): two down and one
+    up, three more up, the last down; the low card brings it in, the best hand showing opens
+    every later round.  Fixed limit by default, the big bet from fifth street, a bet and
+    three raises; the bring-in (2) is below the small bet (5) and may be completed.
+
+    The ``button`` of a hand marks the dealer: cards go out from his left, and ties between
+    equal showing hands go to the first of them clockwise from there.
+    """
+    if stakes is None:
+        stakes = Stakes(5, 10, big_bet_round=2, max_bets=4)
+    return GameDefinition(
+        name=f"{limit.value} seven-card stud",
+        streets=SEVEN_CARD_STUD_STREETS,
+        forced=ForcedBets(ante=ante, bring_in=bring_in),
+        limit=limit,
+        stakes=stakes,
+        selection=SEVEN_CARD_STUD,
+        incomplete_raise=incomplete_raise,
+        odd_chips=odd_chips,
+        rake=rake,
+        max_players=8,
+        acting_order=ActingOrder.HIGH_SHOWING,
     )

@@ -17,14 +17,13 @@ last after ('When there are only two players').
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 
 import numpy as np
 
 from simulations.cards import Card, ensure_distinct, format_card
 from simulations.decks import Deck
+from simulations.engine.actions import Action, ActionKind, IllegalAction, LegalActions
 from simulations.engine.events import (
     Awarded,
     BetOrRaised,
@@ -41,7 +40,8 @@ from simulations.engine.events import (
     Returned,
     Shown,
 )
-from simulations.engine.game import GameDefinition, StraddleRule
+from simulations.engine.forced import Post, bring_in_seat, clockwise, showing_opener
+from simulations.engine.game import ActingOrder, GameDefinition, StraddleRule
 from simulations.engine.limits import (
     Limit,
     PotLimitBlinds,
@@ -50,75 +50,13 @@ from simulations.engine.limits import (
     raise_bounds,
     reopens,
 )
-from simulations.engine.pots import Chips, Pot, side_pots, split, uncalled_bet
+from simulations.engine.pots import Chips, Pot
+from simulations.engine.settle import settle
 from simulations.evaluators.hand_value import HandValue
 from simulations.evaluators.high import evaluate_high
 from simulations.evaluators.selection import evaluate_selection
 
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the hand is unchanged."""
-
-
-class ActionKind(StrEnum):
-    FOLD = "fold"
-    CHECK = "check"
-    CALL = "call"
-    BET = "bet"
-    RAISE = "raise"
-
-
-@dataclass(frozen=True)
-class Action:
-    """What a player does.  ``total`` is the bet or raise-to amount for the whole round."""
-
-    kind: ActionKind
-    total: int | None = None
-
-    @classmethod
-    def fold(cls) -> Action:
-        return cls(ActionKind.FOLD)
-
-    @classmethod
-    def check(cls) -> Action:
-        return cls(ActionKind.CHECK)
-
-    @classmethod
-    def call(cls) -> Action:
-        return cls(ActionKind.CALL)
-
-    @classmethod
-    def bet(cls, total: int) -> Action:
-        return cls(ActionKind.BET, total)
-
-    @classmethod
-    def raise_to(cls, total: int) -> Action:
-        return cls(ActionKind.RAISE, total)
-
-
-@dataclass(frozen=True)
-class LegalActions:
-    """What the seat to act may do.  Amounts are round totals; ``wager`` is a bet when
-    nothing is to be called and a raise otherwise."""
-
-    seat: int
-    to_call: int  # chips a call puts in (at most the stack); 0 means check
-    wager: tuple[int, int] | None  # smallest and largest legal bet/raise total
-    all_in_total: int  # the round total of going all in
-    wager_kind: ActionKind  # BET when no one has bet this round, RAISE otherwise
-    full_total: int | None  # the smallest full bet or raise (an all-in below it is short)
-
-    def wager_action(self, total: int) -> Action:
-        """The bet or raise to ``total`` that this turn calls for."""
-        return Action(self.wager_kind, total)
-
-    @property
-    def can_check(self) -> bool:
-        return self.to_call == 0
-
-    @property
-    def can_fold(self) -> bool:
-        return self.to_call > 0
+__all__ = ["Action", "ActionKind", "Hand", "IllegalAction", "LegalActions", "Post"]
 
 
 class Hand:
@@ -134,10 +72,13 @@ class Hand:
         rng: np.random.Generator | None = None,
         straddles: Sequence[tuple[int, int]] = (),
         kill: tuple[int, Fraction] | None = None,
+        posts: Sequence[Post] = (),
     ) -> None:
         n = len(stacks)
         if not game.min_players <= n <= game.max_players:
             raise ValueError(f"{game.name} takes {game.min_players} to {game.max_players} players")
+        if len(game.forced.blinds) > n:
+            raise ValueError(f"{len(game.forced.blinds)} blinds need as many players, got {n}")
         if any(s <= 0 for s in stacks):
             raise ValueError("every player dealt in needs chips (stacks must be positive)")
         if not 0 <= button < n:
@@ -151,9 +92,11 @@ class Hand:
         # Whole chips while betting; the exact odd-chip rule may leave fractions at the end.
         self.stacks: list[Chips] = list(self.starting_stacks)
         self.contributed = [0] * n  # this hand, every street
+        self.dead = [0] * n  # the part of contributed that was posted dead
         self.round_bets = [0] * n  # this betting round
         self.folded = [False] * n
-        self.hole: list[list[Card]] = [[] for _ in range(n)]
+        self.hole: list[list[Card]] = [[] for _ in range(n)]  # every card dealt to a seat
+        self.up: list[list[Card]] = [[] for _ in range(n)]  # the face-up ones among them
         self.board: list[Card] = []
         self.events: list[Event] = []
         self.street = 0
@@ -171,10 +114,12 @@ class Hand:
         self._legal: LegalActions | None = None
         self._first_actor_after = -1  # the last blind or straddle: action starts to its left
         self._cycle = list(range(self.n))  # the order of action, clockwise unless a kill
+        self._bring_in_due = False  # the first round opens with the bring-in's choice
         self.stakes = game.stakes
         self._post_forced_bets()
         if kill is not None and straddles:
             raise ValueError("a hand takes a kill blind or straddles, not both")
+        self._post_posts(posts)
         if kill is not None:
             self._post_kill(*kill)
         self._post_straddles(straddles)
@@ -208,7 +153,8 @@ class Hand:
         wager = self._wager_range(seat)
         bounds = self._bounds(seat) if wager is not None else None
         full = None if bounds is None else bounds.low
-        self._legal = LegalActions(seat, to_call, wager, all_in_total, kind, full)
+        bring_in = min(self.game.forced.bring_in, stack) if self._bring_in_due else None
+        self._legal = LegalActions(seat, to_call, wager, all_in_total, kind, full, bring_in)
         return self._legal
 
     # -- acting ------------------------------------------------------------------------
@@ -220,7 +166,10 @@ class Hand:
             raise IllegalAction(f"seat {seat} acted out of turn: seat {legal.seat} is to act")
         self._check(action, legal)
         s = legal.seat
-        if action.kind is ActionKind.FOLD:
+        if action.kind is ActionKind.BRING_IN:
+            assert legal.bring_in is not None
+            self._pay_bring_in(s, legal.bring_in)
+        elif action.kind is ActionKind.FOLD:
             self.folded[s] = True
             self.events.append(Folded(s))
         elif action.kind is ActionKind.CHECK:
@@ -232,11 +181,18 @@ class Hand:
             self.events.append(Called(s, legal.to_call, self.stacks[s] == 0))
         else:
             assert action.total is not None
+            self._bring_in_due = False  # completed: the bring-in's choice is made
             self._wager(s, action.total)
         self._after_action(s)
 
     def _check(self, action: Action, legal: LegalActions) -> None:
         kind = action.kind
+        if legal.bring_in is not None and kind not in (ActionKind.BRING_IN, ActionKind.BET):
+            raise IllegalAction(
+                f"the bring-in is forced: pay it ({legal.bring_in}) or complete to a full bet"
+            )
+        if kind is ActionKind.BRING_IN and legal.bring_in is None:
+            raise IllegalAction("no bring-in is due")
         if kind is ActionKind.FOLD and not legal.can_fold:
             raise IllegalAction("nothing to call: check instead of folding")
         if kind is ActionKind.CHECK and not legal.can_check:
@@ -277,14 +233,20 @@ class Hand:
         if deck is None:
             if rng is None:
                 raise ValueError("deal from a given deck order or a seeded rng")
-            return [Card(int(c)) for c in Deck.standard().shuffled(rng)]
-        cards = [Card(int(c)) for c in deck]
-        ensure_distinct(cards)
+            cards = [Card(int(c)) for c in Deck.standard().shuffled(rng)]
+        else:
+            cards = [Card(int(c)) for c in deck]
+            ensure_distinct(cards)
         needed = sum(
-            s.hole_cards * self.n + s.board_cards + (1 if s.burn else 0) for s in self.game.streets
+            (s.hole_cards + s.up_cards) * self.n + s.board_cards + (1 if s.burn else 0)
+            for s in self.game.streets
         )
         if len(cards) < needed:
-            raise ValueError(f"the deck holds {len(cards)} cards; this hand may need {needed}")
+            # Running out of cards has rules of its own (a common last card); not played here.
+            raise ValueError(
+                f"the deck holds {len(cards)} cards; {self.n} players of {self.game.name} "
+                f"may need {needed}"
+            )
         return cards
 
     def _draw(self) -> Card:
@@ -334,6 +296,38 @@ class Hand:
         ):
             self._small_blind_credit = sum(blinds[-1] - b for b in blinds[:-1])
 
+    def _blind_posters(self) -> set[int]:
+        """Seats that have posted a blind, a post, a kill or a straddle (antes aside)."""
+        posted = (e for e in self.events if isinstance(e, Posted))
+        return {e.seat for e in posted if e.kind is not PostKind.ANTE}
+
+    def _post_posts(self, posts: Sequence[Post]) -> None:
+        """Posts of new and returning players (Rules 002_376df91f076a6501.txt, 'Post').
+
+        The big blind's amount is live: it counts toward a call or raise, and if no one
+        raises the poster has the option, as a blind does.  A missed small blind is posted
+        dead: it goes into the pot but counts toward no bet.  A player in the blinds owes no
+        post ('Posting is not required if the player due the post happens to be in the big
+        blind').
+        """
+        blinds = self.game.forced.blinds
+        for post in posts:
+            seat = post.seat
+            if not 0 <= seat < self.n:
+                raise ValueError(f"post seat {seat} is not a seat 0..{self.n - 1}")
+            if seat in self._blind_posters():
+                raise ValueError(f"seat {seat} has already posted a blind or post: no post is due")
+            live, dead = post.amounts(blinds)
+            if live + dead > self.stacks[seat]:
+                raise ValueError(f"seat {seat} cannot cover a post of {live + dead}")
+            self._put(seat, live)
+            self.events.append(Posted(seat, PostKind.POST, live, self.stacks[seat] == 0))
+            if dead:
+                self.stacks[seat] -= dead
+                self.contributed[seat] += dead
+                self.dead[seat] += dead
+                self.events.append(Posted(seat, PostKind.DEAD, dead, self.stacks[seat] == 0))
+
     def _post_kill(self, seat: int, factor: Fraction) -> None:
         """Post a kill blind (Rules 002_376df91f076a6501.txt, 'Kill game').
 
@@ -346,10 +340,7 @@ class Hand:
             raise ValueError(f"{self.game.name} has no blinds to kill")
         if not 0 <= seat < self.n:
             raise ValueError(f"kill seat {seat} is not a seat 0..{self.n - 1}")
-        blind_posters = {
-            e.seat for e in self.events if isinstance(e, Posted) and e.kind is PostKind.BLIND
-        }
-        if seat in blind_posters:
+        if seat in self._blind_posters():
             raise ValueError(f"seat {seat} has already posted a blind")
         self.stakes = self.game.stakes.killed(factor)
         amount = blinds[-1] * factor
@@ -379,7 +370,7 @@ class Hand:
         rule = self.game.straddles
         if straddles and (rule is StraddleRule.NONE or not self.game.forced.blinds):
             raise ValueError(f"{self.game.name} allows no straddles")
-        posted = {e.seat for e in self.events if isinstance(e, Posted) and e.kind is PostKind.BLIND}
+        posted = self._blind_posters()
         previous = self._first_actor_after
         for index, (seat, total) in enumerate(straddles):
             if not 0 <= seat < self.n:
@@ -413,12 +404,21 @@ class Hand:
         if street.burn:
             card = self._draw()
             self.events.append(Burned(card))
-        for _ in range(street.hole_cards):
-            for seat in self._clockwise(self.button + 1):
-                self.hole[seat].append(self._draw())
-        if street.hole_cards:
-            for seat in range(self.n):
-                self.events.append(HoleDealt(seat, tuple(self.hole[seat][-street.hole_cards :])))
+        # One card at a time, clockwise from the dealer's left, down cards before up cards;
+        # a player who has folded gets no more.
+        receiving = [s for s in self._clockwise(self.button + 1) if not self.folded[s]]
+        for count, face_up in ((street.hole_cards, False), (street.up_cards, True)):
+            if not count:
+                continue
+            dealt: dict[int, list[Card]] = {seat: [] for seat in receiving}
+            for _ in range(count):
+                for seat in receiving:
+                    dealt[seat].append(self._draw())
+            for seat in sorted(receiving):
+                self.hole[seat].extend(dealt[seat])
+                if face_up:
+                    self.up[seat].extend(dealt[seat])
+                self.events.append(HoleDealt(seat, tuple(dealt[seat]), face_up))
         if street.board_cards:
             cards = tuple(self._draw() for _ in range(street.board_cards))
             self.board.extend(cards)
@@ -453,11 +453,52 @@ class Hand:
             if first and self._first_actor_after >= 0
             else self.button + 1
         )
+        betting = self.game.streets[self.street].betting
+        order = self.game.acting_order
+        if betting and order is not ActingOrder.POSITION:
+            able = [s for s in clockwise(self.button, self.n) if self._can_bet(s)]
+            if first and self.game.forced.bring_in and len(able) >= 2:
+                seat = bring_in_seat(self.up, able, order)
+                if self._open_with_bring_in(seat):
+                    return
+                start = seat + 1
+            elif not first:
+                live = [s for s in clockwise(self.button, self.n) if not self.folded[s]]
+                start = showing_opener(self.up, live, order)
         self.actor = start % self.n
         self.actor = self._next_to_act(self.actor, include_start=True)
-        if self.actor is None or not self.game.streets[self.street].betting:
+        if self.actor is None or not betting:
             self.actor = None
             self._end_round()
+
+    def _open_with_bring_in(self, seat: int) -> bool:
+        """Start the first stud round with the bring-in (Rules 002_376df91f076a6501.txt,
+        'Bring-in').  Below the first round's bet the player chooses: pay the bring-in, or
+        complete to a full bet (True: he is to act).  A bring-in as large as the bet is
+        posted at once and treated as live, like a blind, so that he keeps his right to
+        raise ('the bring-in must be treated as live in the same way as a blind')."""
+        amount = self.game.forced.bring_in
+        if amount < self.stakes.bet_size(0):
+            self._bring_in_due = True
+            self.actor = seat
+            return True
+        self._put(seat, min(amount, int(self.stacks[seat])))
+        self.events.append(
+            Posted(seat, PostKind.BRING_IN, self.round_bets[seat], self.stacks[seat] == 0)
+        )
+        self._to_match = self._last_raise = amount
+        self._bets_made = 1
+        self._first_actor_after = seat
+        return False
+
+    def _pay_bring_in(self, seat: int, amount: int) -> None:
+        """The bring-in paid as it is: not a bet toward the cap, and others call all of it
+        even if its payer was short ('Players to act must call the complete amount')."""
+        self._put(seat, amount)
+        self._bring_in_due = False
+        self._acted.add(seat)
+        self._to_match = self.game.forced.bring_in
+        self.events.append(Posted(seat, PostKind.BRING_IN, amount, self.stacks[seat] == 0))
 
     def _needs_to_act(self, seat: int) -> bool:
         if not self._can_bet(seat):
@@ -558,58 +599,37 @@ class Hand:
         self._finish([s for s in range(self.n) if not self.folded[s]])
 
     def _finish(self, live: list[int]) -> None:
-        seat, excess = uncalled_bet(self.contributed)
-        if seat >= 0:
-            self.contributed[seat] -= excess
-            self.stacks[seat] += excess
-            self.events.append(Returned(seat, excess))
-        alive = [not f for f in self.folded]
-        self.pots = self._take_rake_and_drop(side_pots(self.contributed, alive))
         values: dict[int, int] = {}
         if len(live) > 1:
             for s in live:
                 hand = self._showdown_hand(s)
                 values[s] = hand.value
-                self.events.append(Shown(s, hand.name, hand.value))
-        # Pots are awarded from the last side pot back to the main pot.
-        for index in range(len(self.pots) - 1, -1, -1):
-            pot = self.pots[index]
-            if len(pot.eligible) == 1 or not values:
-                winners = list(pot.eligible)
-            else:
-                best = max(values[s] for s in pot.eligible)
-                winners = [s for s in pot.eligible if values[s] == best]
-            shares = split(
-                pot.amount, winners, button=self.button, n_seats=self.n, rule=self.game.odd_chips
-            )
-            for winner, chips in shares.items():
-                self.stacks[winner] += chips
-                self.events.append(Awarded(index, winner, chips))
+        # 'No flop, no drop': a hand over on its first street pays no rake or drop.
+        result = settle(
+            self.game,
+            self.contributed,
+            self.dead,
+            self.folded,
+            values,
+            button=self.button,
+            flopped=self.street > 0,
+        )
+        if result.returned is not None:
+            seat, excess = result.returned
+            self.contributed[seat] -= excess
+            self.stacks[seat] += excess
+            self.events.append(Returned(seat, excess))
+        self.pots = result.pots
+        self.rake, self.jackpot_drop = result.rake, result.jackpot_drop
+        if result.rake or result.jackpot_drop:
+            self.events.append(Raked(result.rake, result.jackpot_drop))
+        for s in live if len(live) > 1 else ():
+            self.events.append(Shown(s, HandValue(values[s]).name, values[s]))
+        for award in result.awards:
+            self.stacks[award.seat] += award.chips
+            self.events.append(Awarded(award.pot, award.seat, award.chips))
         self.actor = None
         self.finished = True
-
-    def _take_rake_and_drop(self, pots: tuple[Pot, ...]) -> tuple[Pot, ...]:
-        """Take the rake and the jackpot drop, main pot first, before anything is awarded."""
-        game = self.game
-        total = sum(p.amount for p in pots)
-        # 'No flop, no drop': a hand over before the second street pays nothing.
-        flopped = self.street > 0
-        rake = drop = 0
-        if game.rake is not None and (flopped or not game.rake.no_flop_no_drop):
-            rake = game.rake.amount(total, self.n)
-        if game.jackpot_drop is not None and flopped and total >= game.jackpot_drop.threshold:
-            drop = game.jackpot_drop.amount
-        take = min(rake + drop, total)
-        if take == 0:
-            return pots
-        self.rake, self.jackpot_drop = rake, take - rake
-        self.events.append(Raked(self.rake, self.jackpot_drop))
-        remaining: list[Pot] = []
-        for pot in pots:
-            cut = min(take, pot.amount)
-            take -= cut
-            remaining.append(Pot(pot.amount - cut, pot.eligible))
-        return tuple(p for p in remaining if p.amount > 0)
 
     def _showdown_hand(self, seat: int) -> HandValue:
         selection = self.game.selection

@@ -159,11 +159,16 @@ def raise_bounds(
         # A sub-minimum blind or bring-in is completed to a full bet, not raised by one.
         total = view.to_match + size if view.to_match >= size else size
         return RaiseBounds(total, total)
+    # A bring-in below the bet is no bet: the first bet completes it to a full one.
+    completing = view.bets_made == 0 and view.to_match < stakes.bet_size(view.round_index)
     if limit is Limit.SPREAD:
         low, high = stakes.spread(view.round_index)
-        smallest = view.to_match + max(low, view.last_raise)
+        smallest = low if completing else view.to_match + max(low, view.last_raise)
         return RaiseBounds(smallest, max(smallest, view.to_match + high))
-    low = view.to_match + increment if view.to_match else stakes.bet_size(view.round_index)
+    if completing or not view.to_match:
+        low = stakes.bet_size(view.round_index)
+    else:
+        low = view.to_match + increment
     if limit is Limit.NO:
         return RaiseBounds(low, 1 << 62)
     # Pot limit: call first, then raise by at most the pot as it would then stand.

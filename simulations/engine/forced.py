@@ -1,0 +1,66 @@
+"""Who is forced to put chips in, and who opens a round by the cards showing.
+
+* Posts (Rules 002_376df91f076a6501.txt, 'Post'): a new player posts a big blind, live; a
+  returning player who missed both blinds posts the big blind live and the small blind
+  dead ('the small blind amount is dead, meaning that it cannot be applied towards a call
+  or raise').  A player due the big blind posts nothing more.
+* The bring-in (Rules 002, 'Bring-in'): paid on the first round by the poorest upcard —
+  the lowest card in high games, the highest in low games, suits breaking ties.
+* Later stud rounds (Rules 000_1a86611de8d3f5f7.txt, 'Seven-Card Stud': 'the player with
+  the best hand open the betting'): the best hand showing opens, in low games the lowest;
+  equal hands go to the first of them clockwise from the dealer's left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from simulations.cards import Card
+from simulations.engine.game import ActingOrder
+from simulations.evaluators.stud_showing import bring_in_order, showing_high, showing_low
+
+
+@dataclass(frozen=True)
+class Post:
+    """A post by the player in ``seat``: a big blind, live; with ``missed_small_blind`` also
+    the small blind, dead."""
+
+    seat: int
+    missed_small_blind: bool = False
+
+    def amounts(self, blinds: Sequence[int]) -> tuple[int, int]:
+        """(live, dead) chips of this post under ``blinds`` (small first, big last)."""
+        if not blinds:
+            raise ValueError("a post is a big blind: this game has no blinds")
+        dead = blinds[-2] if self.missed_small_blind and len(blinds) >= 2 else 0
+        if self.missed_small_blind and not dead:
+            raise ValueError("this game has no small blind to post dead")
+        return blinds[-1], dead
+
+
+def clockwise(button: int, n: int) -> list[int]:
+    """Every seat clockwise from the dealer's left (the seat after ``button``)."""
+    return [(button + 1 + i) % n for i in range(n)]
+
+
+def bring_in_seat(
+    upcards: Sequence[Sequence[Card]],
+    candidates: Sequence[int],
+    order: ActingOrder,
+) -> int:
+    """The seat among ``candidates`` whose first upcard pays the bring-in."""
+    rule = order.bring_in_card
+    return max(candidates, key=lambda seat: bring_in_order(int(upcards[seat][0]), rule))
+
+
+def showing_opener(
+    upcards: Sequence[Sequence[Card]],
+    candidates: Sequence[int],
+    order: ActingOrder,
+) -> int:
+    """The seat among ``candidates`` (listed clockwise from the dealer's left) with the best
+    hand showing; the first of equal hands."""
+    evaluate = showing_low if order is ActingOrder.LOW_SHOWING else showing_high
+    values = [evaluate([int(c) for c in upcards[seat]]).value for seat in candidates]
+    return candidates[values.index(max(values))]

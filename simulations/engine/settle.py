@@ -1,0 +1,102 @@
+"""Settling a finished hand: the uncalled bet, the pots, the rake and drop, and the awards.
+
+A pure function of what each seat put in, who still holds cards and the showdown values,
+so that the hand's state machine only applies the result.  The order follows the rule
+texts: the uncalled bet goes back first (nobody wins chips no one matched), the main and
+side pots are made from the contributions (Rules 002_376df91f076a6501.txt, '"All in"'),
+the house takes the rake and the jackpot drop before anything is awarded, and the pots are
+awarded from the last side pot back to the main pot, ties split with odd chips by the
+game's rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from simulations.engine.game import GameDefinition
+from simulations.engine.pots import Chips, Pot, side_pots, split, uncalled_bet
+
+
+@dataclass(frozen=True)
+class Award:
+    pot: int  # 0 is the main pot
+    seat: int
+    chips: Chips
+
+
+@dataclass(frozen=True)
+class Settlement:
+    returned: tuple[int, int] | None  # (seat, chips) of the uncalled bet handed back
+    pots: tuple[Pot, ...]  # after the rake and drop
+    rake: int
+    jackpot_drop: int
+    awards: tuple[Award, ...]  # from the last side pot back to the main pot
+
+
+def settle(
+    game: GameDefinition,
+    contributed: Sequence[int],
+    dead: Sequence[int],
+    folded: Sequence[bool],
+    values: Mapping[int, int],
+    *,
+    button: int,
+    flopped: bool,
+) -> Settlement:
+    """Settle a hand.  ``dead`` is the part of each contribution that was dead money (a
+    missed small blind posted dead): it counts toward no bet, so it can be neither called
+    nor handed back, and goes into the main pot.  ``values`` holds the showdown value of
+    every live seat (empty when one player is left); ``flopped`` whether the hand reached
+    its second street ('no flop, no drop')."""
+    live_money = [c - d for c, d in zip(contributed, dead, strict=True)]
+    seat, excess = uncalled_bet(live_money)
+    returned = None
+    if seat >= 0:
+        live_money[seat] -= excess
+        returned = (seat, excess)
+    alive = [not f for f in folded]
+    pots = list(side_pots(live_money, alive))
+    dead_money = sum(dead)
+    if dead_money:
+        if pots:
+            pots[0] = Pot(pots[0].amount + dead_money, pots[0].eligible)
+        else:
+            live = tuple(s for s, a in enumerate(alive) if a)
+            pots.append(Pot(dead_money, live))
+    n = len(contributed)
+    rake, drop, remaining = _take_rake_and_drop(game, tuple(pots), n, flopped)
+    awards: list[Award] = []
+    for index in range(len(remaining) - 1, -1, -1):
+        pot = remaining[index]
+        if len(pot.eligible) == 1 or not values:
+            winners = list(pot.eligible)
+        else:
+            best = max(values[s] for s in pot.eligible)
+            winners = [s for s in pot.eligible if values[s] == best]
+        shares = split(pot.amount, winners, button=button, n_seats=n, rule=game.odd_chips)
+        awards.extend(Award(index, winner, chips) for winner, chips in shares.items())
+    return Settlement(returned, remaining, rake, drop, tuple(awards))
+
+
+def _take_rake_and_drop(
+    game: GameDefinition, pots: tuple[Pot, ...], dealt_in: int, flopped: bool
+) -> tuple[int, int, tuple[Pot, ...]]:
+    """The rake (capped by the players dealt in) and the jackpot drop, taken main pot
+    first, before anything is awarded."""
+    total = sum(p.amount for p in pots)
+    rake = drop = 0
+    if game.rake is not None and (flopped or not game.rake.no_flop_no_drop):
+        rake = game.rake.amount(total, dealt_in)
+    if game.jackpot_drop is not None and flopped and total >= game.jackpot_drop.threshold:
+        drop = game.jackpot_drop.amount
+    take = min(rake + drop, total)
+    if take == 0:
+        return 0, 0, pots
+    drop = take - rake  # the rake, a fraction of the pot, always fits; the drop may not
+    remaining: list[Pot] = []
+    for pot in pots:
+        cut = min(take, pot.amount)
+        take -= cut
+        remaining.append(Pot(pot.amount - cut, pot.eligible))
+    return rake, drop, tuple(p for p in remaining if p.amount > 0)

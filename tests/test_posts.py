@@ -1,0 +1,87 @@
+"""Posts: a new player's live big blind, a returning player's dead small blind."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulations.engine.events import Posted, PostKind
+from simulations.engine.forced import Post
+from simulations.engine.game import holdem
+from simulations.engine.hand import Action, Hand
+from simulations.engine.limits import Limit
+from tests.test_hand import _deck
+
+
+def _hand(*posts: Post, stacks: list[int] | None = None) -> Hand:
+    game = holdem(Limit.NO, blinds=(1, 2))
+    # Six seats, the button at 0: 1 and 2 post the blinds, 3 is first to act.
+    return Hand(game, stacks or [100] * 6, button=0, rng=np.random.default_rng(4), posts=posts)
+
+
+def test_new_player_post_is_live_with_the_option() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Post': 'putting an amount equal to the big blind into
+    the pot before the deal. The post is a live bet, meaning that the amount can be applied
+    towards a call or raise'."""
+    hand = _hand(Post(4))
+    assert hand.contributed == [0, 1, 2, 0, 2, 0]
+    hand.act(Action.call(), seat=3)
+    legal = hand.legal_actions()
+    assert legal.seat == 4 and legal.can_check  # his post already calls the big blind
+    hand.act(Action.check(), seat=4)
+    for seat in (5, 0):
+        hand.act(Action.fold(), seat=seat)
+    hand.act(Action.call(), seat=1)
+    legal = hand.legal_actions()
+    assert legal.seat == 2 and legal.can_check  # the big blind's option, as ever
+    hand.act(Action.raise_to(8), seat=2)
+    assert hand.legal_actions().seat == 3
+    hand.act(Action.call(), seat=3)
+    assert hand.legal_actions().to_call == 6  # the post counts toward the call
+
+
+def test_missed_blinds_post_small_blind_dead() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Post': a player who missed both blinds posts 'the sum
+    of the big and small blinds ... The big blind amount is live, but the small blind amount
+    is dead, meaning that it cannot be applied towards a call or raise'."""
+    hand = _hand(Post(4, missed_small_blind=True))
+    assert hand.contributed[4] == 3 and hand.round_bets[4] == 2 and hand.pot_total == 6
+    kinds = [(e.seat, e.kind, e.amount) for e in hand.events if isinstance(e, Posted)]
+    assert (4, PostKind.POST, 2) in kinds and (4, PostKind.DEAD, 1) in kinds
+    hand.act(Action.raise_to(6), seat=3)
+    assert hand.legal_actions().seat == 4 and hand.legal_actions().to_call == 4  # not 3
+
+
+def test_dead_money_stays_in_the_pot() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Post': dead money belongs to the pot — it is neither
+    an uncalled bet handed back nor the poster's alone to win back."""
+    holes = ["2c 3d", "4c 5d", "As Ad", "7c 8d", "9c Td", "Jc 2h"]
+    deck = _deck(holes, "Kh Qs 3c 6h 7s", 6, button=0)
+    game = holdem(Limit.NO, blinds=(1, 2))
+    post = (Post(4, missed_small_blind=True),)
+    hand = Hand(game, [100] * 6, button=0, deck=deck, posts=post)
+    hand.act(Action.fold(), seat=3)
+    hand.act(Action.check(), seat=4)
+    for seat in (5, 0, 1):
+        hand.act(Action.fold(), seat=seat)
+    hand.act(Action.check(), seat=2)
+    while not hand.finished:
+        hand.act(Action.check())
+    # The big blind's aces take 1 (small blind) + 2 + 2 live + 1 dead.
+    assert hand.payoffs == (0, -1, 4, 0, -3, 0)
+
+
+def test_bad_posts() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Post': 'Posting is not required if the player due the
+    post happens to be in the big blind.'"""
+    with pytest.raises(ValueError, match="already posted"):
+        _hand(Post(2))
+    with pytest.raises(ValueError, match="not a seat"):
+        _hand(Post(9))
+    with pytest.raises(ValueError, match="cover a post of 3"):
+        _hand(Post(4, missed_small_blind=True), stacks=[100, 100, 100, 100, 2, 100])
+    with pytest.raises(ValueError, match="already posted"):
+        _hand(Post(4), Post(4))
+    with pytest.raises(ValueError, match="no blinds"):
+        game = holdem(Limit.NO, blinds=(), ante=1)
+        Hand(game, [10] * 3, button=0, rng=np.random.default_rng(1), posts=(Post(1),))

@@ -220,6 +220,8 @@ def test_illegal_actions_leave_the_hand_unchanged() -> None:
     before = copy.deepcopy(hand.__dict__)
     for action, seat, message in [
         (Action.call(), 1, "out of turn"),
+        (Action.call(), 7, "no seat 7"),
+        (Action.call(), -1, "no seat -1"),
         (Action.check(), None, "cannot answer a bet"),
         (Action.bet(20), None, "there is a bet"),
         (Action.raise_to(15), None, r"to 20\.\.1000"),

@@ -161,6 +161,8 @@ class Hand:
 
     def act(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` for the seat to act (``seat``, if given, must be that seat)."""
+        if seat is not None and not 0 <= seat < self.n:
+            raise IllegalAction(f"there is no seat {seat}: seats are 0..{self.n - 1}")
         legal = self.legal_actions()
         if seat is not None and seat != legal.seat:
             raise IllegalAction(f"seat {seat} acted out of turn: seat {legal.seat} is to act")

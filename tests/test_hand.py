@@ -288,3 +288,16 @@ def test_kickers_split_pot_through_the_engine() -> None:
         hand.act(Action.check())
     assert hand.pots == (Pot(8, (alice, bob, carol, ted)),)
     assert hand.payoffs == (-2, 2, 2, -2)
+
+
+def test_everyone_folds_to_a_player_all_in_on_the_ante() -> None:
+    """Rules 002_376df91f076a6501.txt, '"All in"': the all-in player 'may not win any more money
+    from any player above the amount of his bet'; here he is all in for 3 of a 5 ante and all
+    fold to him: he wins 3 from each, and the chips above, which no one called and no one
+    left can win, go back to those who put them in."""
+    game = holdem(Limit.NO, blinds=(1, 2), ante=5)
+    hand = Hand(game, [100, 100, 3], button=0, deck=list(range(52)))
+    hand.act(Action.fold())
+    hand.act(Action.fold())
+    assert hand.finished and hand.payoffs == (-3, -3, 6)
+    assert [p.amount for p in hand.pots] == [9]

@@ -616,8 +616,7 @@ class Hand:
             button=self.button,
             flopped=self.street > 0,
         )
-        if result.returned is not None:
-            seat, excess = result.returned
+        for seat, excess in result.returned:
             self.contributed[seat] -= excess
             self.stacks[seat] += excess
             self.events.append(Returned(seat, excess))

@@ -27,7 +27,7 @@ class Award:
 
 @dataclass(frozen=True)
 class Settlement:
-    returned: tuple[int, int] | None  # (seat, chips) of the uncalled bet handed back
+    returned: tuple[tuple[int, int], ...]  # (seat, chips) handed back: the uncalled bet
     pots: tuple[Pot, ...]  # after the rake and drop
     rake: int
     jackpot_drop: int
@@ -50,12 +50,21 @@ def settle(
     every live seat (empty when one player is left); ``flopped`` whether the hand reached
     its second street ('no flop, no drop')."""
     live_money = [c - d for c, d in zip(contributed, dead, strict=True)]
+    alive = [not f for f in folded]
+    returned: list[tuple[int, int]] = []
     seat, excess = uncalled_bet(live_money)
-    returned = None
     if seat >= 0:
         live_money[seat] -= excess
-        returned = (seat, excess)
-    alive = [not f for f in folded]
+        returned.append((seat, excess))
+    # A player all in on forced bets alone, and everyone else folding to him: what the
+    # others put in above him nobody still in the hand can win ('he may not win any more
+    # money from any player above the amount of his bet'), and no one called it — it goes
+    # back to those who put it in, like an uncalled bet.
+    top_live = max((m for m, a in zip(live_money, alive, strict=True) if a), default=0)
+    for s, money in enumerate(live_money):
+        if money > top_live:
+            live_money[s] = top_live
+            returned.append((s, money - top_live))
     pots = list(side_pots(live_money, alive))
     dead_money = sum(dead)
     if dead_money:
@@ -76,7 +85,7 @@ def settle(
             winners = [s for s in pot.eligible if values[s] == best]
         shares = split(pot.amount, winners, button=button, n_seats=n, rule=game.odd_chips)
         awards.extend(Award(index, winner, chips) for winner, chips in shares.items())
-    return Settlement(returned, remaining, rake, drop, tuple(awards))
+    return Settlement(tuple(returned), remaining, rake, drop, tuple(awards))
 
 
 def _take_rake_and_drop(

@@ -1,0 +1,599 @@
+"""Speed of playing random-action six-handed no-limit hold'em hands: pokerkit, our reference
+engine and the compiled replay kernel, on the same action sequences, on one core.
+
+Standalone: ``PYTHONPATH=. python bench/bench_engine.py [--quick] [--hands N] [--json PATH]``.
+
+The hands are generated first (seeded): six players with 50 to 150 big blinds each, the
+button anywhere, a shuffled deck, and at every turn an action chosen uniformly among the
+ones our reference engine lists — check or call, fold, and the smallest, a middle and the
+largest bet or raise (the largest being all in) — while pokerkit plays alongside, dealt the
+same cards, to check that it offers the same amounts and to record its script of calls.
+Short all-in raises are left out, as in the oracle test: whether they reopen the betting
+is where the rule texts and pokerkit part ways.  Hands end at a showdown or when all but
+one fold.
+
+Then, in one process pinned to one CPU, each contender plays every hand and is timed,
+best of its repeats, in rounds so that all meet the same load:
+
+* pokerkit: ``State(...)``, the dealing and the actions of the recorded script;
+* the reference engine: ``Hand(game, stacks, button, deck=deck)`` and ``act`` per action;
+* the kernel: :func:`simulations.engine.replay.replay` over the encoded batch, repeated
+  end to end until it holds at least ``kernel_hands`` hands (after a warm-up compile);
+  the encoding itself (``ReplayBatch.from_records``, Python per hand) is shown apart.
+
+All three must end every hand with the same stacks (pokerkit may place an odd chip
+differently on a split pot, at most one chip a pot, as the oracle test allows), or the run
+stops.  Prints Markdown with the machine facts and the ≥ 50× pokerkit target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import sys
+import time
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field, replace
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pokerkit import (
+    Automation,
+    BettingStructure,
+    Card,
+    Deck,
+    Mode,
+    Opening,
+    StandardHighHand,
+    State,
+    Street,
+)
+
+from simulations.cards import format_card
+from simulations.engine.events import Awarded, BetOrRaised, Called, Posted
+from simulations.engine.game import GameDefinition, holdem
+from simulations.engine.hand import Action, ActionKind, Hand
+from simulations.engine.limits import Limit, Stakes
+from simulations.engine.replay import HandRecord, ReplayBatch, ReplayResult, replay
+
+SEED = 20_240_701
+PLAYERS = 6
+BLINDS = (1, 2)
+STACK_BIG_BLINDS = (50, 150)
+TARGET_OVER_POKERKIT = 50.0
+# How often each kind of legal action is chosen: uniform choice (the oracle test's) goes all
+# in a fifth of the time and ends most hands before the flop; these weights leave all-ins
+# in some hands and take most to later streets.
+WEIGHTS = {"check or call": 4, "fold": 2, "smallest": 2, "middle": 1, "largest": 0.25}
+VERSIONS = ("numpy", "numba", "pokerkit")
+
+AUTOMATIONS = (
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.CARD_BURNING,
+    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
+    Automation.RUNOUT_COUNT_SELECTION,
+)
+POKERKIT_STREETS = (
+    Street(False, (False, False), 0, False, Opening.POSITION, BLINDS[-1], None),
+    Street(True, (), 3, False, Opening.POSITION, BLINDS[-1], None),
+    Street(True, (), 1, False, Opening.POSITION, BLINDS[-1], None),
+    Street(True, (), 1, False, Opening.POSITION, BLINDS[-1], None),
+)
+
+# pokerkit script steps
+DEAL_HOLE, DEAL_BOARD, FOLD, CHECK_OR_CALL, BET_OR_RAISE = range(5)
+
+
+@dataclass(frozen=True)
+class Config:
+    hands: int = 2_000
+    pokerkit_repeats: int = 2
+    reference_repeats: int = 3
+    kernel_repeats: int = 5
+    kernel_hands: int = 1_000_000
+    smoke: bool = False
+
+
+QUICK = Config(
+    hands=200,
+    pokerkit_repeats=1,
+    reference_repeats=1,
+    kernel_repeats=3,
+    kernel_hands=100_000,
+    smoke=True,
+)
+
+
+@dataclass(frozen=True)
+class Script:
+    """pokerkit's calls for one hand: its stacks (in its seat order) and the steps."""
+
+    stacks: tuple[int, ...]
+    steps: tuple[tuple[int, Any], ...]
+
+
+@dataclass(frozen=True)
+class Generated:
+    record: HandRecord
+    script: Script
+    stacks: tuple[int, ...]  # the reference's final stacks, by our seats
+    seat_of: tuple[int, ...]  # our seat of pokerkit's player i
+    split: bool  # a pot shared by two or more winners (pokerkit's odd chips may differ)
+    pots: int
+    showdown: bool
+    all_in: bool
+
+
+@dataclass
+class Contender:
+    name: str
+    call: str
+    hands: int
+    repeats: int
+    work: Callable[[], Any]
+    best: float = float("inf")
+    result: Any = None
+
+    @property
+    def hands_per_s(self) -> float:
+        return self.hands / self.best
+
+
+@dataclass
+class Report:
+    machine: dict[str, Any]
+    config: Config
+    hands: list[Generated] = field(default_factory=list)
+    contenders: list[Contender] = field(default_factory=list)
+    odd_chip_hands: int = 0
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def the_game() -> GameDefinition:
+    return holdem(Limit.NO, blinds=BLINDS, stakes=Stakes(BLINDS[-1]))
+
+
+def new_state(stacks: Sequence[int]) -> State:
+    return State(
+        AUTOMATIONS,
+        Deck.STANDARD,
+        (StandardHighHand,),
+        POKERKIT_STREETS,
+        BettingStructure.NO_LIMIT,
+        True,
+        0,
+        BLINDS,
+        0,
+        stacks,
+        len(stacks),
+        mode=Mode.CASH_GAME,
+    )
+
+
+def pokerkit_cards(codes: Sequence[int]) -> tuple[Card, ...]:
+    return tuple(Card.parse("".join(format_card(c) for c in codes)))
+
+
+def choose(hand: Hand, chooser: random.Random) -> Action:
+    """A random legal action by ``WEIGHTS``: check or call, fold, and the smallest, a middle
+    (at most pot-sized) and the largest full bet or raise, which is all in (short all-in
+    raises left out, as in the oracle test)."""
+    legal = hand.legal_actions()
+    options = [Action.check() if legal.can_check else Action.call()]
+    weights = [WEIGHTS["check or call"]]
+    if legal.can_fold:
+        options.append(Action.fold())
+        weights.append(WEIGHTS["fold"])
+    if legal.wager is not None and legal.full_total is not None:
+        low, high = legal.wager
+        if low >= legal.full_total:
+            # A middle bet up to the size of the pot, as players size them.
+            to_match = hand.round_bets[legal.seat] + legal.to_call
+            pot_sized = to_match + hand.pot_total + legal.to_call
+            middle = chooser.randint(low, max(low, min(high, pot_sized)))
+            options += [legal.wager_action(t) for t in (low, middle, high)]
+            weights += [WEIGHTS["smallest"], WEIGHTS["middle"], WEIGHTS["largest"]]
+    return chooser.choices(options, weights)[0]
+
+
+def generate_one(game: GameDefinition, seed: int) -> Generated:
+    """Play one random hand through our engine with pokerkit alongside, checking that both
+    offer the same amounts at every turn, and record pokerkit's script."""
+    chooser = random.Random(seed)
+    big = BLINDS[-1]
+    stacks = [big * chooser.randint(*STACK_BIG_BLINDS) for _ in range(PLAYERS)]
+    button = chooser.randrange(PLAYERS)
+    deck = [int(c) for c in np.random.default_rng(seed).permutation(52)]
+    hand = Hand(game, stacks, button, deck=deck)
+    seat_of = tuple((button + 1 + i) % PLAYERS for i in range(PLAYERS))
+    their_stacks = tuple(stacks[s] for s in seat_of)
+    state = new_state(their_stacks)
+    steps: list[tuple[int, Any]] = []
+    actions: list[Action] = []
+    board_dealt = 0
+    while state.status:
+        if state.can_deal_hole():
+            dealee = state.hole_dealee_index
+            assert dealee is not None
+            seat = seat_of[dealee]
+            dealt = len(state.hole_cards[dealee])
+            step: tuple[int, Any] = (DEAL_HOLE, pokerkit_cards([hand.hole[seat][dealt]]))
+        elif state.can_deal_board():
+            assert state.street is not None
+            count = state.street.board_dealing_count
+            step = (DEAL_BOARD, pokerkit_cards(hand.board[board_dealt : board_dealt + count]))
+            board_dealt += count
+        elif state.actor_index is not None and hand.actor is None:
+            # pokerkit still offers a check where nobody could answer a bet; ours skips it.
+            step = (CHECK_OR_CALL, None)
+        elif state.actor_index is not None:
+            legal = hand.legal_actions()
+            if seat_of[state.actor_index] != legal.seat or (
+                state.checking_or_calling_amount != legal.to_call
+            ):
+                raise SystemExit(f"hand {seed}: pokerkit and ours disagree on the turn {legal}")
+            action = choose(hand, chooser)
+            hand.act(action)
+            actions.append(action)
+            if action.kind is ActionKind.FOLD:
+                step = (FOLD, None)
+            elif action.total is None:
+                step = (CHECK_OR_CALL, None)
+            else:
+                step = (BET_OR_RAISE, action.total)
+        else:
+            raise SystemExit(f"hand {seed}: pokerkit waits for something unexpected: {state}")
+        run_step(state, step)
+        steps.append(step)
+    awarded = [e.pot for e in hand.events if isinstance(e, Awarded)]
+    all_in_events = (Posted, Called, BetOrRaised)
+    return Generated(
+        record=HandRecord(tuple(stacks), button, tuple(deck), tuple(actions)),
+        script=Script(their_stacks, tuple(steps)),
+        stacks=tuple(int(s) for s in hand.stacks),
+        seat_of=seat_of,
+        split=len(awarded) != len(set(awarded)),
+        pots=len(hand.pots),
+        showdown=sum(not f for f in hand.folded) > 1,
+        all_in=any(isinstance(e, all_in_events) and e.all_in for e in hand.events),
+    )
+
+
+def run_step(state: State, step: tuple[int, Any]) -> None:
+    kind, argument = step
+    if kind == DEAL_HOLE:
+        state.deal_hole(argument)
+    elif kind == DEAL_BOARD:
+        state.deal_board(argument)
+    elif kind == FOLD:
+        state.fold()
+    elif kind == CHECK_OR_CALL:
+        state.check_or_call()
+    else:
+        state.complete_bet_or_raise_to(argument)
+
+
+def play_pokerkit(scripts: Sequence[Script]) -> list[tuple[int, ...]]:
+    finals = []
+    for script in scripts:
+        state = new_state(script.stacks)
+        for step in script.steps:
+            run_step(state, step)
+        finals.append(tuple(state.stacks))
+    return finals
+
+
+def play_reference(game: GameDefinition, records: Sequence[HandRecord]) -> list[tuple[int, ...]]:
+    finals = []
+    for record in records:
+        hand = Hand(game, record.stacks, record.button, deck=record.deck)
+        for action in record.actions:
+            hand.act(action)
+        finals.append(tuple(int(s) for s in hand.stacks))
+    return finals
+
+
+def repeated(batch: ReplayBatch, copies: int) -> ReplayBatch:
+    """``batch`` end to end ``copies`` times, as one batch."""
+    counts = np.tile(np.diff(batch.action_offsets), copies)
+    return ReplayBatch(
+        seats=np.tile(batch.seats, copies),
+        buttons=np.tile(batch.buttons, copies),
+        stacks=np.tile(batch.stacks, (copies, 1)),
+        decks=np.tile(batch.decks, (copies, 1)),
+        action_offsets=np.concatenate([[0], np.cumsum(counts)]),
+        action_kinds=np.tile(batch.action_kinds, copies),
+        action_totals=np.tile(batch.action_totals, copies),
+    )
+
+
+def time_in_rounds(contenders: list[Contender]) -> None:
+    """Each contender ``repeats`` times, one pass of every contender per round, so that all
+    meet the same changes in the machine's load; keep each one's best time."""
+    with gc_paused():
+        for round_ in range(max(c.repeats for c in contenders)):
+            for c in contenders:
+                if round_ < c.repeats:
+                    start = time.perf_counter()
+                    result = c.work()
+                    c.best = min(c.best, time.perf_counter() - start)
+                    if c.result is None:
+                        c.result = result
+                    log(f"  {c.name}: {c.hands / (time.perf_counter() - start):,.0f} hands/s")
+
+
+def verify(report: Report) -> None:
+    """Stop unless every contender ended every hand with the reference's generation-time
+    stacks (pokerkit: up to one chip a split pot off, as the oracle test allows)."""
+    hands = report.hands
+    expected = [g.stacks for g in hands]
+    for c in report.contenders:
+        if c.name == "pokerkit":
+            for i, (g, theirs) in enumerate(zip(hands, c.result, strict=True)):
+                ours = tuple(g.stacks[s] for s in g.seat_of)
+                if ours == theirs:
+                    continue
+                off = max(abs(a - b) for a, b in zip(ours, theirs, strict=True))
+                if not g.split or off > g.pots or sum(ours) != sum(theirs):
+                    raise SystemExit(f"hand {i}: pokerkit ends with {theirs}, ours {ours}")
+                report.odd_chip_hands += 1
+        elif isinstance(c.result, ReplayResult):
+            result = c.result
+            if result.completed != len(result.batch):
+                raise SystemExit(f"the kernel stopped hands: {result.errors()[:3]}")
+            copies = len(result.batch) // len(hands)
+            want = np.tile(np.array(expected, dtype=np.int64), (copies, 1))
+            if not np.array_equal(result.stacks, want):
+                bad = int(np.argmax(np.any(result.stacks != want, axis=1)))
+                raise SystemExit(f"kernel hand {bad}: {result.stacks[bad]} against {want[bad]}")
+        elif c.result != expected:
+            raise SystemExit(f"{c.name} ends a hand differently from the generation run")
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def machine_facts() -> dict[str, Any]:
+    versions = {}
+    for package in VERSIONS:
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = "not installed"
+    pinned = None
+    if hasattr(os, "sched_setaffinity"):
+        pinned = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {pinned})  # one core, for every contender alike
+    return {
+        "cpu_count": os.cpu_count(),
+        "cpu_model": cpu_model(),
+        "pinned_cpu": pinned,
+        "load_average_at_start": os.getloadavg()[0],
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "platform": platform.platform(),
+        "versions": versions,
+    }
+
+
+def run(config: Config) -> Report:
+    report = Report(machine_facts(), config)
+    game = the_game()
+    log(f"generating {config.hands:,} hands with pokerkit alongside")
+    warnings.simplefilter("ignore")  # pokerkit warns on every card dealt out of its order
+    report.hands = [generate_one(game, SEED + i) for i in range(config.hands)]
+    records = [g.record for g in report.hands]
+    scripts = [g.script for g in report.hands]
+
+    started = time.perf_counter()
+    batch = ReplayBatch.from_records(records)
+    encode_s = time.perf_counter() - started
+    copies = max(1, -(-config.kernel_hands // len(records)))
+    big_batch = repeated(batch, copies)
+    replay(game, batch)  # compile (or load the cached compilation) before timing
+
+    n = len(records)
+    report.contenders = [
+        Contender(
+            "pokerkit",
+            "State(...), deal_hole/deal_board, fold/check_or_call/complete_bet_or_raise_to",
+            n,
+            config.pokerkit_repeats,
+            lambda: play_pokerkit(scripts),
+        ),
+        Contender(
+            "reference engine",
+            "Hand(game, stacks, button, deck=deck), act(action) per action",
+            n,
+            config.reference_repeats,
+            lambda: play_reference(game, records),
+        ),
+        Contender(
+            "replay kernel",
+            f"replay(game, batch) over {copies:,} copies of the {n:,} hands",
+            len(big_batch),
+            config.kernel_repeats,
+            lambda: replay(game, big_batch),
+        ),
+    ]
+    log("timing")
+    time_in_rounds(report.contenders)
+    # The encoding is Python per hand: shown apart, with the kernel on the same hands.
+    encode = Contender(
+        "encode + replay kernel",
+        "ReplayBatch.from_records(records), then replay(game, batch), one copy",
+        n,
+        1,
+        lambda: replay(game, ReplayBatch.from_records(records)),
+    )
+    time_in_rounds([encode])
+    report.contenders.append(encode)
+    log(f"encoding alone: {n / encode_s:,.0f} hands/s")
+    verify(report)
+    report.machine["load_average_at_end"] = os.getloadavg()[0]
+    return report
+
+
+def rate(hands_per_s: float) -> str:
+    if hands_per_s >= 1e6:
+        return f"{hands_per_s / 1e6:,.2f} M"
+    if hands_per_s >= 1e4:
+        return f"{hands_per_s / 1e3:,.1f} k"
+    return f"{hands_per_s:,.0f}"
+
+
+def kernel_ratio(report: Report) -> float:
+    by_name = {c.name: c for c in report.contenders}
+    return by_name["replay kernel"].hands_per_s / by_name["pokerkit"].hands_per_s
+
+
+def markdown(report: Report) -> str:
+    m = report.machine
+    v = m["versions"]
+    hands = report.hands
+    n = len(hands)
+    actions = sum(len(g.record.actions) for g in hands)
+    pinned = f"pinned to CPU {m['pinned_cpu']}" if m["pinned_cpu"] is not None else "not pinned"
+    lines = [
+        "## Machine",
+        "",
+        f"- CPUs: {m['cpu_count']} ({m['cpu_model']}), this process {pinned}; 1-minute load "
+        f"average {m['load_average_at_start']:.2f} at start, {m['load_average_at_end']:.2f} "
+        "at end",
+        f"- Python: {m['python']} on {m['platform']}",
+        "- " + ", ".join(f"{name} {v[name]}" for name in VERSIONS),
+        "",
+        f"## Random-action six-handed no-limit hold'em ({n:,} hands, seed {SEED})",
+        "",
+        f"Blinds {BLINDS[0]}/{BLINDS[1]}, stacks {STACK_BIG_BLINDS[0]} to "
+        f"{STACK_BIG_BLINDS[1]} big blinds; {actions / n:.1f} actions a hand, "
+        f"{sum(g.showdown for g in hands) / n:.0%} of hands to a showdown, "
+        f"{sum(g.all_in for g in hands) / n:.0%} with a player all in.",
+        "",
+        "| engine | what is timed | hands | hands/s | × pokerkit |",
+        "|---|---|---:|---:|---:|",
+    ]
+    base = next(c for c in report.contenders if c.name == "pokerkit").hands_per_s
+    for c in report.contenders:
+        lines.append(
+            f"| {c.name} | `{c.call}` | {c.hands:,} | {rate(c.hands_per_s)} "
+            f"| {c.hands_per_s / base:,.1f}× |"
+        )
+    ratio = kernel_ratio(report)
+    lines += [
+        "",
+        f"Every hand ended with the same stacks in all three ({report.odd_chip_hands} split-pot "
+        "hands with pokerkit's odd chip placed differently, at most one chip a pot).",
+        "",
+        "## Target",
+        "",
+    ]
+    if report.config.smoke:
+        lines += ["Quick smoke run: the sizes are too small for these figures to mean much.", ""]
+    met = "yes" if ratio >= TARGET_OVER_POKERKIT else "no"
+    lines += [
+        "| target | measured | met |",
+        "|---|---:|:---:|",
+        f"| replay kernel ≥ {TARGET_OVER_POKERKIT:.0f}× pokerkit, one core | {ratio:,.0f}× "
+        f"| {met} |",
+        "",
+        "Each figure is the best of its repeats, taken in rounds of one pass of every "
+        "contender. pokerkit and the reference engine play one hand after another; the "
+        "kernel is one call over the whole batch.",
+    ]
+    return "\n".join(lines)
+
+
+def as_json(report: Report) -> dict[str, Any]:
+    base = next(c for c in report.contenders if c.name == "pokerkit").hands_per_s
+    ratio = kernel_ratio(report)
+    return {
+        "machine": report.machine,
+        "config": asdict(report.config),
+        "seed": SEED,
+        "hands": len(report.hands),
+        "odd_chip_hands": report.odd_chip_hands,
+        "contenders": [
+            {
+                "name": c.name,
+                "call": c.call,
+                "hands": c.hands,
+                "repeats": c.repeats,
+                "seconds": c.best,
+                "hands_per_s": c.hands_per_s,
+                "ratio_to_pokerkit": c.hands_per_s / base,
+            }
+            for c in report.contenders
+        ],
+        "targets": [
+            {
+                "target": f"replay kernel >= {TARGET_OVER_POKERKIT:.0f}x pokerkit, one core",
+                "measured": ratio,
+                "goal": TARGET_OVER_POKERKIT,
+                "met": ratio >= TARGET_OVER_POKERKIT,
+            }
+        ],
+    }
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, help="random hands to generate (2,000)")
+    parser.add_argument("--quick", action="store_true", help="small sizes for a smoke run")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the numbers here")
+    args = parser.parse_args(argv)
+    if args.hands is not None and args.hands < 1:
+        parser.error("--hands must be positive")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    config = QUICK if args.quick else Config()
+    if args.hands is not None:
+        config = replace(config, hands=args.hands)
+    started = time.perf_counter()
+    report = run(config)
+    log(f"done in {time.perf_counter() - started:.1f} s")
+    print(markdown(report))
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(as_json(report), indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,617 @@
+"""Replaying recorded hold'em hands in bulk, exactly as the reference engine plays them.
+
+A :class:`ReplayBatch` holds many hands as flat arrays: per hand the number of seats, the
+starting stacks, the button, the deck order (the cards the hand may deal: hole cards one at
+a time clockwise from the button's left, two rounds, then a burn before each of the flop,
+turn and river), and its actions in compressed-row form (``action_offsets`` into
+``action_kinds`` and ``action_totals``, a bet's or raise's total being the round total as in
+:class:`~simulations.engine.hand.Action`).  :func:`replay` plays the whole batch in one
+compiled loop (:mod:`simulations.engine.replay_kernel`) and returns every final stack, the
+payoffs, optionally the contributions, and a status per hand: completed, or the first
+illegal action and why, in the reference engine's words.
+
+:class:`ReplayRules` reads a :class:`~simulations.engine.game.GameDefinition` into the
+numbers the kernel needs and refuses, naming them, the features it does not play: anything
+but hold'em's streets and showdown, bring-ins, straddles, kill blinds, posts, rake, the
+jackpot drop and exact fractional odd chips.  :func:`record_hand` turns a hand played by
+:class:`~simulations.engine.hand.Hand` into a :class:`HandRecord` from its events.
+
+The rules are the reference engine's (Rules 002_376df91f076a6501.txt; see
+:mod:`simulations.engine.hand`); a differential test holds the kernel to it hand for hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from simulations.cards import STANDARD_CARD_COUNT, Card
+from simulations.engine import replay_kernel as kernel
+from simulations.engine.events import (
+    BetOrRaised,
+    BoardDealt,
+    Burned,
+    Called,
+    Checked,
+    Folded,
+    Posted,
+    PostKind,
+)
+from simulations.engine.game import HOLDEM_STREETS, ForcedBets, GameDefinition, StraddleRule
+from simulations.engine.hand import Action, ActionKind, Hand, IllegalAction
+from simulations.engine.limits import IncompleteRaiseRule, Limit, PotLimitBlinds, Stakes
+from simulations.engine.pots import OddChipRule
+from simulations.evaluators.high import TABLES
+from simulations.evaluators.selection import TEXAS_HOLDEM
+
+MAX_SEATS = kernel.MAX_SEATS
+MAX_CHIPS = 1 << 60  # per hand: keeps every pot-limit sum inside int64
+BETTING_ROUNDS = kernel.BETTING_ROUNDS
+
+Int8Array = npt.NDArray[np.int8]
+Int64Array = npt.NDArray[np.int64]
+
+
+class ActionCode(IntEnum):
+    """The batch encoding's action kinds."""
+
+    FOLD = kernel.FOLD
+    CHECK = kernel.CHECK
+    CALL = kernel.CALL
+    BET = kernel.BET
+    RAISE = kernel.RAISE
+
+
+_CODE_OF_KIND = {
+    ActionKind.FOLD: ActionCode.FOLD,
+    ActionKind.CHECK: ActionCode.CHECK,
+    ActionKind.CALL: ActionCode.CALL,
+    ActionKind.BET: ActionCode.BET,
+    ActionKind.RAISE: ActionCode.RAISE,
+}
+_KIND_OF_CODE = {code: kind for kind, code in _CODE_OF_KIND.items()}
+_WAGERS = (ActionCode.BET, ActionCode.RAISE)
+_LIMIT_CODES = {
+    Limit.FIXED: kernel.LIMIT_FIXED,
+    Limit.SPREAD: kernel.LIMIT_SPREAD,
+    Limit.POT: kernel.LIMIT_POT,
+    Limit.NO: kernel.LIMIT_NO,
+}
+
+
+class ReplayStatus(IntEnum):
+    """How a replayed hand ended: completed, or why it stopped (the reference engine's
+    ``IllegalAction`` reasons, in the order ``Hand._check`` tests them)."""
+
+    COMPLETED = kernel.COMPLETED
+    HAND_OVER = kernel.HAND_OVER
+    FOLD_WITHOUT_BET = kernel.FOLD_WITHOUT_BET
+    CHECK_FACING_BET = kernel.CHECK_FACING_BET
+    CALL_WITHOUT_BET = kernel.CALL_WITHOUT_BET
+    BET_FACING_BET = kernel.BET_FACING_BET
+    RAISE_WITHOUT_BET = kernel.RAISE_WITHOUT_BET
+    NO_CHIPS_TO_RAISE = kernel.NO_CHIPS_TO_RAISE
+    NOT_REOPENED = kernel.NOT_REOPENED
+    NO_OPPONENT_CAN_CALL = kernel.NO_OPPONENT_CAN_CALL
+    CAPPED = kernel.CAPPED
+    OUT_OF_RANGE = kernel.OUT_OF_RANGE
+    OFF_UNIT = kernel.OFF_UNIT
+    UNKNOWN_ACTION = kernel.UNKNOWN_ACTION
+    TOO_FEW_ACTIONS = kernel.TOO_FEW_ACTIONS
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One hand to replay: starting stacks by seat, the button's seat, the deck order (at
+    least the cards the hand may deal) and every action in the order taken."""
+
+    stacks: tuple[int, ...]
+    button: int
+    deck: tuple[int, ...]
+    actions: tuple[Action, ...]
+
+
+def _integers(value: npt.ArrayLike, name: str, ndim: int) -> npt.NDArray[np.integer]:
+    array = np.asarray(value)
+    if array.size == 0:
+        array = array.astype(np.int64)
+    if array.ndim != ndim or not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"{name} must be a {ndim}-d array of integers")
+    return array
+
+
+def _fitted(array: npt.NDArray[np.integer], dtype: type[np.integer], name: str) -> npt.NDArray[Any]:
+    """``array`` as contiguous ``dtype``, refusing values the type would wrap."""
+    info = np.iinfo(dtype)
+    if array.size and (array.min() < info.min or array.max() > info.max):
+        raise ValueError(f"{name} holds values outside {info.min}..{info.max}")
+    return np.ascontiguousarray(array, dtype=dtype)
+
+
+@dataclass(frozen=True, eq=False)
+class ReplayBatch:
+    """Many hands as arrays (see the module docstring).
+
+    ``stacks`` is (hands, width) with zeros past each hand's seats; ``decks`` is
+    (hands, at least ``2 * max(seats) + 8``) card codes, of which a hand of n seats uses the
+    first ``2 * n + 8``.  Checked on construction: seats, buttons, positive stacks, distinct
+    card codes 0..51, and offsets that cover the actions.
+    """
+
+    seats: Int8Array
+    buttons: Int8Array
+    stacks: Int64Array
+    decks: Int8Array
+    action_offsets: Int64Array
+    action_kinds: Int8Array
+    action_totals: Int64Array
+
+    def __post_init__(self) -> None:
+        seats = _fitted(_integers(self.seats, "seats", 1), np.int8, "seats")
+        hands = seats.shape[0]
+        buttons = _fitted(_integers(self.buttons, "buttons", 1), np.int8, "buttons")
+        stacks = _fitted(_integers(self.stacks, "stacks", 2), np.int64, "stacks")
+        decks = _fitted(_integers(self.decks, "decks", 2), np.int8, "decks")
+        offsets = _fitted(_integers(self.action_offsets, "action_offsets", 1), np.int64, "offsets")
+        kinds = _fitted(_integers(self.action_kinds, "action_kinds", 1), np.int8, "action_kinds")
+        totals = _fitted(_integers(self.action_totals, "action_totals", 1), np.int64, "totals")
+        if buttons.shape[0] != hands or stacks.shape[0] != hands or decks.shape[0] != hands:
+            raise ValueError("seats, buttons, stacks and decks must have one row per hand")
+        if hands and not (seats.min() >= 2 and seats.max() <= MAX_SEATS):
+            raise ValueError(f"every hand needs 2 to {MAX_SEATS} seats")
+        widest = int(seats.max()) if hands else 2
+        if stacks.shape[1] < widest:
+            raise ValueError(f"stacks has {stacks.shape[1]} columns; a hand has {widest} seats")
+        if decks.shape[1] < kernel.cards_dealt(widest):
+            raise ValueError(
+                f"decks has {decks.shape[1]} columns; {widest} players may need "
+                f"{kernel.cards_dealt(widest)} cards"
+            )
+        if hands and (buttons.min() < 0 or np.any(buttons >= seats)):
+            bad = int(np.argmax((buttons < 0) | (buttons >= seats)))
+            raise ValueError(f"hand {bad}: button must be a seat 0..{seats[bad] - 1}")
+        seated = np.arange(stacks.shape[1]) < seats[:, None]
+        if np.any(seated & (stacks <= 0)):
+            bad = int(np.argmax(np.any(seated & (stacks <= 0), axis=1)))
+            raise ValueError(f"hand {bad}: every player dealt in needs chips (stacks positive)")
+        if np.any(~seated & (stacks != 0)):
+            raise ValueError("stacks must be zero past each hand's seats")
+        if hands and np.any(stacks.sum(axis=1, dtype=np.float64) >= MAX_CHIPS):
+            raise ValueError(f"a hand's chips must add up to less than 2**60 ({MAX_CHIPS})")
+        if offsets.shape[0] != hands + 1 or offsets[0] != 0 or np.any(np.diff(offsets) < 0):
+            raise ValueError("action_offsets must run from 0, never decreasing, one per hand + 1")
+        if kinds.shape[0] != offsets[-1] or totals.shape[0] != offsets[-1]:
+            raise ValueError("action_kinds and action_totals must hold action_offsets[-1] actions")
+        hand, position = kernel.first_bad_deck(seats, decks)
+        if hand >= 0:
+            raise ValueError(
+                f"hand {hand}: deck card {position} ({decks[hand, position]}) is not a card "
+                "0..51 or repeats one dealt before it"
+            )
+        for name, array in (
+            ("seats", seats),
+            ("buttons", buttons),
+            ("stacks", stacks),
+            ("decks", decks),
+            ("action_offsets", offsets),
+            ("action_kinds", kinds),
+            ("action_totals", totals),
+        ):
+            object.__setattr__(self, name, array)
+
+    @classmethod
+    def from_records(cls, records: Iterable[HandRecord]) -> ReplayBatch:
+        """Encode hands; a bet or raise without a total, or a deck too short, is refused."""
+        hands = list(records)
+        widest = max((len(r.stacks) for r in hands), default=2)
+        if widest > MAX_SEATS:
+            raise ValueError(f"every hand needs 2 to {MAX_SEATS} seats, got {widest}")
+        stacks = np.zeros((len(hands), widest), dtype=np.int64)
+        decks = np.full((len(hands), kernel.cards_dealt(widest)), -1, dtype=np.int8)
+        offsets = np.zeros(len(hands) + 1, dtype=np.int64)
+        kinds: list[int] = []
+        totals: list[int] = []
+        for i, record in enumerate(hands):
+            n = len(record.stacks)
+            stacks[i, :n] = record.stacks
+            needed = kernel.cards_dealt(n)
+            if len(record.deck) < needed:
+                raise ValueError(
+                    f"hand {i}: the deck holds {len(record.deck)} cards; needs {needed}"
+                )
+            if not all(0 <= c < STANDARD_CARD_COUNT for c in record.deck):
+                raise ValueError(f"hand {i}: deck cards must be codes 0..51")
+            if len(set(record.deck)) != len(record.deck):
+                # The reference engine refuses such a deck even where no card is dealt.
+                raise ValueError(f"hand {i}: the deck repeats a card")
+            decks[i, :needed] = record.deck[:needed]
+            for j, action in enumerate(record.actions):
+                code = _CODE_OF_KIND.get(action.kind)
+                if code is None:
+                    raise ValueError(f"hand {i}, action {j}: hold'em has no {action.kind.value}")
+                if code in _WAGERS and action.total is None:
+                    raise ValueError(f"hand {i}, action {j}: a {action.kind.value} needs a total")
+                kinds.append(code)
+                totals.append(action.total if code in _WAGERS and action.total is not None else 0)
+            offsets[i + 1] = len(kinds)
+        return cls(
+            seats=np.array([len(r.stacks) for r in hands], dtype=np.int64),
+            buttons=np.array([r.button for r in hands], dtype=np.int64),
+            stacks=stacks,
+            decks=decks,
+            action_offsets=offsets,
+            action_kinds=np.array(kinds, dtype=np.int64),
+            action_totals=np.array(totals, dtype=np.int64),
+        )
+
+    def __len__(self) -> int:
+        return int(self.seats.shape[0])
+
+    def actions(self, hand: int) -> tuple[Action, ...]:
+        """Hand ``hand``'s actions decoded (an unknown code raises ValueError)."""
+        start, stop = int(self.action_offsets[hand]), int(self.action_offsets[hand + 1])
+        return tuple(
+            _decode(int(code), int(total))
+            for code, total in zip(
+                self.action_kinds[start:stop], self.action_totals[start:stop], strict=True
+            )
+        )
+
+    def record(self, hand: int) -> HandRecord:
+        """Hand ``hand`` decoded (its deck as far as the hand may deal)."""
+        n = int(self.seats[hand])
+        return HandRecord(
+            stacks=tuple(int(s) for s in self.stacks[hand, :n]),
+            button=int(self.buttons[hand]),
+            deck=tuple(int(c) for c in self.decks[hand, : kernel.cards_dealt(n)]),
+            actions=self.actions(hand),
+        )
+
+
+def _decode(code: int, total: int) -> Action:
+    if code not in _KIND_OF_CODE:
+        raise ValueError(f"unknown action code {code}")
+    kind = _KIND_OF_CODE[ActionCode(code)]
+    return Action(kind, total if code in _WAGERS else None)
+
+
+@dataclass(frozen=True)
+class ReplayRules:
+    """A hold'em game as the kernel's numbers: the structure and stakes per betting round.
+
+    ``bet_sizes`` and ``spreads`` hold one entry per betting round (preflop, flop, turn,
+    river) as :class:`~simulations.engine.limits.Stakes` gives them; ``max_bets`` None is
+    uncapped.
+    """
+
+    limit: Limit
+    ante: int
+    blinds: tuple[int, ...]
+    first_blind_on_button: bool
+    bet_sizes: tuple[int, ...]
+    spreads: tuple[tuple[int, int], ...]
+    max_bets: int | None
+    cap_lifted_heads_up: bool
+    unit: int
+    half_bet: bool
+    small_blind_as_big: bool
+    min_players: int
+    max_players: int
+
+    @classmethod
+    def from_game(cls, game: GameDefinition) -> ReplayRules:
+        """The kernel's rules for ``game``; a ValueError names everything it cannot play."""
+        problems = _unsupported(game)
+        if problems:
+            raise ValueError(f"the replay kernel cannot play {game.name}: {'; '.join(problems)}")
+        stakes = game.stakes
+        forced = game.forced
+        rules = cls(
+            limit=game.limit,
+            ante=forced.ante,
+            blinds=forced.blinds,
+            first_blind_on_button=forced.first_blind_on_button,
+            bet_sizes=tuple(stakes.bet_size(r) for r in range(BETTING_ROUNDS)),
+            spreads=tuple(stakes.spread(r) for r in range(BETTING_ROUNDS)),
+            max_bets=stakes.max_bets,
+            cap_lifted_heads_up=stakes.cap_lifted_heads_up,
+            unit=stakes.unit,
+            half_bet=game.incomplete_raise is IncompleteRaiseRule.HALF_BET,
+            small_blind_as_big=game.pot_limit_blinds is PotLimitBlinds.SMALL_AS_BIG,
+            min_players=game.min_players,
+            max_players=game.max_players,
+        )
+        amounts = [rules.ante, *rules.blinds, *rules.bet_sizes, rules.unit]
+        amounts += [x for spread in rules.spreads for x in spread]
+        if max(amounts) >= MAX_CHIPS:
+            raise ValueError(f"the replay kernel plays stakes below 2**60 ({MAX_CHIPS}) only")
+        return rules
+
+    def check_batch(self, batch: ReplayBatch) -> None:
+        """Refuse hands this game cannot deal: seat counts outside the game's range, or fewer
+        players than blinds (the reference engine cannot post three blinds heads-up)."""
+        if not len(batch):
+            return
+        low = max(self.min_players, len(self.blinds), 2)
+        high = min(self.max_players, MAX_SEATS)
+        bad = (batch.seats < low) | (batch.seats > high)
+        if np.any(bad):
+            hand = int(np.argmax(bad))
+            raise ValueError(
+                f"hand {hand} has {batch.seats[hand]} players; this game replays {low} to {high}"
+                + (f" ({len(self.blinds)} blinds need as many players)" if low > 2 else "")
+            )
+
+
+def _unsupported(game: GameDefinition) -> list[str]:
+    """What in ``game`` the kernel does not play, in words."""
+    problems = []
+    streets = game.streets
+    if len(streets) != len(HOLDEM_STREETS) or any(
+        replace(street, name=ours.name) != ours
+        for street, ours in zip(streets, HOLDEM_STREETS, strict=False)
+    ):
+        problems.append(
+            "only hold'em's streets are played (two down cards, then flop, turn and river, "
+            "each after a burn)"
+        )
+    if game.selection != TEXAS_HOLDEM:
+        problems.append(f"only hold'em high is shown down, not {game.selection.name}")
+    forced = game.forced
+    if forced != ForcedBets(forced.ante, forced.blinds, forced.first_blind_on_button):
+        problems.append("only antes and blinds open the hand (no bring-in)")
+    if game.straddles is not StraddleRule.NONE:
+        problems.append("straddles are not played")
+    if game.rake is not None:
+        problems.append("rake is not taken")
+    if game.jackpot_drop is not None:
+        problems.append("no jackpot drop is taken")
+    if game.odd_chips is not OddChipRule.FIRST_LEFT_OF_BUTTON:
+        problems.append("odd chips go left of the button only (no exact fractional shares)")
+    if problems:
+        return problems
+    # Anything else a definition may say (a setting added later) must be left at its
+    # default: the kernel would otherwise ignore it silently.
+    stakes = game.stakes
+    known_stakes = Stakes(
+        stakes.small_bet,
+        stakes.big_bet,
+        stakes.big_bet_round,
+        stakes.spreads,
+        stakes.max_bets,
+        stakes.cap_lifted_heads_up,
+        stakes.unit,
+    )
+    known = GameDefinition(
+        name=game.name,
+        streets=streets,
+        forced=forced,
+        limit=game.limit,
+        stakes=known_stakes,
+        incomplete_raise=game.incomplete_raise,
+        pot_limit_blinds=game.pot_limit_blinds,
+        min_players=game.min_players,
+        max_players=game.max_players,
+    )
+    if game != known:
+        problems.append("it has settings the replay kernel does not know")
+    return problems
+
+
+@dataclass(frozen=True, eq=False)
+class ReplayResult:
+    """Per hand: final ``stacks`` and ``payoffs`` (hands, width), ``contributed`` (what each
+    seat put in, the uncalled bet handed back; None unless asked for), ``status``
+    (:class:`ReplayStatus`), ``failed_action`` (the index of the first illegal action within
+    the hand, or -1) and ``detail`` (the seat and numbers a status message quotes).
+
+    A hand that did not complete keeps its starting stacks, zero payoffs and zero
+    contributions: nothing of it is applied.
+    """
+
+    batch: ReplayBatch
+    rules: ReplayRules
+    stacks: Int64Array
+    payoffs: Int64Array
+    contributed: Int64Array | None
+    status: Int8Array
+    failed_action: Int64Array
+    detail: Int64Array
+
+    @property
+    def ok(self) -> npt.NDArray[np.bool_]:
+        done: npt.NDArray[np.bool_] = self.status == ReplayStatus.COMPLETED
+        return done
+
+    @property
+    def completed(self) -> int:
+        return int(np.count_nonzero(self.ok))
+
+    def reason(self, hand: int) -> str | None:
+        """Why hand ``hand`` stopped, in the reference engine's words (None if completed)."""
+        status = ReplayStatus(int(self.status[hand]))
+        if status is ReplayStatus.COMPLETED:
+            return None
+        seat, a, b = (int(x) for x in self.detail[hand])
+        index = int(self.failed_action[hand])
+        code = total = 0
+        if index >= 0 and status is not ReplayStatus.TOO_FEW_ACTIONS:
+            at = int(self.batch.action_offsets[hand]) + index
+            code, total = int(self.batch.action_kinds[at]), int(self.batch.action_totals[at])
+        word = "bet" if code == ActionCode.BET else "raise"
+        texts = {
+            ReplayStatus.HAND_OVER: "no one is to act: the hand is over",
+            ReplayStatus.FOLD_WITHOUT_BET: "nothing to call: check instead of folding",
+            ReplayStatus.CHECK_FACING_BET: f"a check cannot answer a bet: {a} to call",
+            ReplayStatus.CALL_WITHOUT_BET: "nothing to call: check",
+            ReplayStatus.BET_FACING_BET: "there is a bet: raise",
+            ReplayStatus.RAISE_WITHOUT_BET: "there is no bet: bet",
+            ReplayStatus.NO_CHIPS_TO_RAISE: "no chips left to raise with: call or fold",
+            ReplayStatus.NOT_REOPENED: (
+                "the betting was not reopened since this player acted: call or fold"
+            ),
+            ReplayStatus.NO_OPPONENT_CAN_CALL: "no opponent can call a raise: call or fold",
+            ReplayStatus.CAPPED: "the betting is capped",
+            ReplayStatus.OUT_OF_RANGE: f"a {word} must be to {a}..{b}, got {total}",
+            ReplayStatus.OFF_UNIT: f"bets come in units of {a}; {total} is not one",
+            ReplayStatus.UNKNOWN_ACTION: f"unknown action code {code}",
+            ReplayStatus.TOO_FEW_ACTIONS: f"the actions ran out: seat {seat} is to act",
+        }
+        return texts[status]
+
+    def message(self, hand: int) -> str | None:
+        """``reason`` with the hand, the action's index and seat (None if completed)."""
+        reason = self.reason(hand)
+        if reason is None:
+            return None
+        index = int(self.failed_action[hand])
+        seat = int(self.detail[hand, kernel.DETAIL_SEAT])
+        where = f"hand {hand}"
+        if index >= 0:
+            where += f", action {index}"
+        if seat >= 0 and self.status[hand] != ReplayStatus.TOO_FEW_ACTIONS:
+            where += f" (seat {seat})"
+        return f"{where}: {reason}"
+
+    def errors(self) -> list[str]:
+        """A message for every hand that did not complete."""
+        return [m for h in np.flatnonzero(~self.ok) if (m := self.message(int(h))) is not None]
+
+    def raise_for_status(self) -> None:
+        """Raise IllegalAction naming the first hand that did not complete, if any."""
+        failed = np.flatnonzero(~self.ok)
+        if failed.size:
+            first = self.message(int(failed[0]))
+            more = f" (and {failed.size - 1} more hands)" if failed.size > 1 else ""
+            raise IllegalAction(f"{first}{more}")
+
+
+def replay(
+    game: GameDefinition, batch: ReplayBatch, *, contributions: bool = False
+) -> ReplayResult:
+    """Play every hand of ``batch`` under ``game`` in one compiled loop.
+
+    Raises ValueError up front if the game or a hand is outside what the kernel plays;
+    illegal actions are reported per hand in the result, never half applied.
+    """
+    rules = ReplayRules.from_game(game)
+    rules.check_batch(batch)
+    hands = len(batch)
+    width = batch.stacks.shape[1]
+    stacks = np.zeros((hands, width), dtype=np.int64)
+    contributed = np.zeros((hands if contributions else 0, width), dtype=np.int64)
+    status = np.zeros(hands, dtype=np.int8)
+    failed = np.full(hands, -1, dtype=np.int64)
+    detail = np.zeros((hands, kernel.DETAIL_WIDTH), dtype=np.int64)
+    t = TABLES
+    kernel.replay_kernel(
+        batch.seats,
+        batch.buttons,
+        batch.stacks,
+        batch.decks,
+        batch.action_offsets,
+        batch.action_kinds,
+        batch.action_totals,
+        _LIMIT_CODES[rules.limit],
+        rules.ante,
+        np.array(rules.blinds, dtype=np.int64),
+        rules.first_blind_on_button,
+        np.array(rules.bet_sizes, dtype=np.int64),
+        np.array([low for low, _ in rules.spreads], dtype=np.int64),
+        np.array([high for _, high in rules.spreads], dtype=np.int64),
+        -1 if rules.max_bets is None else rules.max_bets,
+        rules.cap_lifted_heads_up,
+        rules.unit,
+        rules.half_bet,
+        rules.small_blind_as_big,
+        t.card_keys,
+        t.flush_values,
+        t.row_offsets,
+        t.rank_values,
+        stacks,
+        contributed,
+        status,
+        failed,
+        detail,
+    )
+    return ReplayResult(
+        batch=batch,
+        rules=rules,
+        stacks=stacks,
+        payoffs=stacks - batch.stacks,
+        contributed=contributed if contributions else None,
+        status=status,
+        failed_action=failed,
+        detail=detail,
+    )
+
+
+_UNPLAYED_POSTS = {
+    PostKind.STRADDLE: "straddle",
+    PostKind.KILL: "kill blind",
+    PostKind.POST: "new player's post",
+    PostKind.DEAD: "dead small blind",
+    PostKind.BRING_IN: "bring-in",
+}
+
+
+def record_hand(hand: Hand) -> HandRecord:
+    """The record of a hand played (or being played) by the reference engine.
+
+    The actions come from its events (a wager is a raise when a bet stands: preflop the
+    blinds, later a bet already made on the street); the deck order is rebuilt from the
+    cards dealt, and positions the hand never reached hold the unused cards in order, which
+    no replay reads.  Straddles, kill blinds, posts and games the kernel does not play are
+    refused with a ValueError.
+    """
+    ReplayRules.from_game(hand.game)
+    n = hand.n
+    actions: list[Action] = []
+    burns: list[Card] = []
+    bet_standing = bool(hand.game.forced.blinds)
+    for event in hand.events:
+        if isinstance(event, Posted) and event.kind not in (PostKind.ANTE, PostKind.BLIND):
+            noun = _UNPLAYED_POSTS.get(event.kind, event.kind.value)
+            raise ValueError(
+                f"the replay kernel plays antes and blinds only: seat {event.seat} posted a {noun}"
+            )
+        if isinstance(event, Burned):
+            burns.append(event.card)
+        elif isinstance(event, BoardDealt):
+            bet_standing = False
+        elif isinstance(event, Folded):
+            actions.append(Action.fold())
+        elif isinstance(event, Checked):
+            actions.append(Action.check())
+        elif isinstance(event, Called):
+            actions.append(Action.call())
+        elif isinstance(event, BetOrRaised):
+            wager = Action.raise_to if bet_standing else Action.bet
+            actions.append(wager(event.total))
+            bet_standing = True
+    deck: list[int] = [-1] * kernel.cards_dealt(n)
+    for k in range(n):
+        seat = (hand.button + 1 + k) % n
+        for r in range(kernel.HOLE_CARDS):
+            deck[r * n + k] = int(hand.hole[seat][r])
+    base = kernel.HOLE_CARDS * n
+    for position, card in zip((base, base + 4, base + 6), burns, strict=False):
+        deck[position] = int(card)
+    board_positions = (base + 1, base + 2, base + 3, base + 5, base + 7)
+    for position, card in zip(board_positions, hand.board, strict=False):
+        deck[position] = int(card)
+    unused = iter(sorted(set(range(STANDARD_CARD_COUNT)) - set(deck)))
+    deck = [next(unused) if c < 0 else c for c in deck]
+    return HandRecord(hand.starting_stacks, hand.button, tuple(deck), tuple(actions))
+
+
+def replay_records(
+    game: GameDefinition, records: Sequence[HandRecord], *, contributions: bool = False
+) -> ReplayResult:
+    """Encode ``records`` and replay them: :func:`replay` of :meth:`ReplayBatch.from_records`."""
+    return replay(game, ReplayBatch.from_records(records), contributions=contributions)

@@ -1,0 +1,623 @@
+"""The compiled replay kernel: many hold'em hands, given as arrays, played to their results.
+
+Each hand is played step by step exactly as :class:`~simulations.engine.hand.Hand` plays it,
+with the same rules (Rules 002_376df91f076a6501.txt):
+
+* 'All in before the deal': antes first, clockwise from the button's left, then the blinds;
+  players must still call the complete big blind;
+* 'Blinds' and 'When there are only two players': one to three blinds left of the button
+  (the first on the button when the structure says so); heads-up with two blinds the button
+  posts the small one;
+* 'Procedure': action starts left of the last blind before the flop and left of the button
+  after; the big blind's option; a check cannot answer a bet;
+* 'Limits': fixed, spread, pot (blinds as posted or the small blind counted as a big one
+  until the big blind has acted) and no limit, caps on bets and raises (lifted heads-up),
+  betting units;
+* 'Incomplete bet or raise': under the full bet rule only a full bet or raise reopens the
+  betting, under the half bet rule half of one does;
+* 'Table stakes rules' and '"All in"': the uncalled bet goes back, side pots are made at
+  every live player's contribution, each pot goes to its best eligible hand, and odd chips
+  go first left of the button (Rules 000_1a86611de8d3f5f7.txt).
+
+The per-hand state lives in a handful of scalars and four arrays of ``MAX_SEATS`` slots
+allocated once per call: no allocation per hand or per action.  Seats that have folded or
+acted since the last reopening are bit masks.  A hand whose actions are not legal stops at
+the first illegal one with a status code saying why (the same checks, in the same order,
+as the reference engine's ``Hand._check``) and leaves its starting stacks untouched.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+from simulations.evaluators.high import flush_suit, rank_lookup
+
+MAX_SEATS = 10
+BETTING_ROUNDS = 4  # preflop, flop, turn, river
+HOLE_CARDS = 2
+DEALT_AFTER_HOLES = 8  # burn, flop (3), burn, turn, burn, river
+
+
+def cards_dealt(seats: int) -> int:
+    """Cards a hold'em hand of ``seats`` players may use from the top of the deck."""
+    return HOLE_CARDS * seats + DEALT_AFTER_HOLES
+
+
+# Action codes (the batch encoding's ``action_kinds``).
+FOLD = 0
+CHECK = 1
+CALL = 2
+BET = 3
+RAISE = 4
+
+# Betting structures.
+LIMIT_FIXED = 0
+LIMIT_SPREAD = 1
+LIMIT_POT = 2
+LIMIT_NO = 3
+NO_LIMIT_HIGH = 1 << 62  # the rule's "no upper bound" (limits.raise_bounds uses the same)
+
+# Status codes: 0 completed, else why the hand stopped.
+COMPLETED = 0
+HAND_OVER = 1  # an action after the hand ended
+FOLD_WITHOUT_BET = 2
+CHECK_FACING_BET = 3
+CALL_WITHOUT_BET = 4
+BET_FACING_BET = 5
+RAISE_WITHOUT_BET = 6
+NO_CHIPS_TO_RAISE = 7
+NOT_REOPENED = 8
+NO_OPPONENT_CAN_CALL = 9
+CAPPED = 10
+OUT_OF_RANGE = 11
+OFF_UNIT = 12
+UNKNOWN_ACTION = 13
+TOO_FEW_ACTIONS = 14
+
+# Columns of the per-hand ``detail`` output: the numbers a status message quotes.
+DETAIL_SEAT = 0  # the seat whose action failed, or the seat still to act
+DETAIL_A = 1  # to call (a check facing a bet), the low end of the legal range, the unit
+DETAIL_B = 2  # the high end of the legal range
+DETAIL_WIDTH = 3
+
+
+@nb.njit(cache=True)
+def _blind_seat(j: int, n: int, n_blinds: int, button: int, first_on_button: bool) -> int:
+    """The seat posting blind ``j``: heads-up with two blinds the button posts the small
+    one; with three, the first may go on the button; otherwise left of the button."""
+    if n == 2 and n_blinds == 2:
+        return button if j == 0 else (button + 1) % 2
+    if first_on_button:
+        return (button + j) % n
+    return (button + 1 + j) % n
+
+
+@nb.njit(cache=True)
+def _can_bet(s: int, folded: int, stack: npt.NDArray[np.int64]) -> bool:
+    return (folded >> s) & 1 == 0 and stack[s] > 0
+
+
+@nb.njit(cache=True)
+def _needs_to_act(
+    s: int,
+    n: int,
+    folded: int,
+    acted: int,
+    to_match: int,
+    stack: npt.NDArray[np.int64],
+    round_bets: npt.NDArray[np.int64],
+) -> bool:
+    """Hand._needs_to_act: facing a bet, or matched but not acted since the last reopening
+    while someone else could still answer a raise (the big blind's option)."""
+    if not _can_bet(s, folded, stack):
+        return False
+    if round_bets[s] < to_match:
+        return True
+    if (acted >> s) & 1:
+        return False
+    answerable = False
+    for o in range(n):
+        if o != s and _can_bet(o, folded, stack):
+            answerable = True
+            break
+    return answerable
+
+
+@nb.njit(cache=True)
+def _next_to_act(
+    start: int,
+    include_start: bool,
+    n: int,
+    folded: int,
+    acted: int,
+    to_match: int,
+    stack: npt.NDArray[np.int64],
+    round_bets: npt.NDArray[np.int64],
+) -> int:
+    """The next seat clockwise from ``start`` that still has to act, or -1."""
+    for step in range(0 if include_start else 1, n + 1):
+        s = (start + step) % n
+        if _needs_to_act(s, n, folded, acted, to_match, stack, round_bets):
+            return s
+    return -1
+
+
+@nb.njit(cache=True)
+def _raise_bounds(
+    limit: int,
+    round_index: int,
+    to_match: int,
+    own: int,
+    last_raise: int,
+    bets_made: int,
+    contesting: int,
+    pot: int,
+    bonus: int,
+    bet_sizes: npt.NDArray[np.int64],
+    spread_low: npt.NDArray[np.int64],
+    spread_high: npt.NDArray[np.int64],
+    max_bets: int,
+    cap_lifted_heads_up: bool,
+) -> tuple[bool, int, int]:
+    """limits.raise_bounds: (allowed, low, high) totals before the stack is considered;
+    not allowed when the cap forbids another bet or raise ('Maximum number of raises')."""
+    if max_bets >= 0 and bets_made >= max_bets and not (cap_lifted_heads_up and contesting <= 2):
+        return False, 0, 0
+    size = bet_sizes[round_index]
+    if limit == LIMIT_FIXED:
+        # A sub-minimum blind is completed to a full bet, not raised by one.
+        total = to_match + size if to_match >= size else size
+        return True, total, total
+    # A bet below the full one that reopened nothing is completed to a full bet.
+    completing = bets_made == 0 and to_match < size
+    if limit == LIMIT_SPREAD:
+        smallest = spread_low[round_index]
+        if not completing:
+            smallest = to_match + max(spread_low[round_index], last_raise)
+        return True, smallest, max(smallest, to_match + spread_high[round_index])
+    low = size if completing or to_match == 0 else to_match + max(last_raise, size)
+    if limit == LIMIT_NO:
+        return True, low, NO_LIMIT_HIGH
+    # Pot limit: call first, then raise by at most the pot as it would then stand.
+    high = to_match + pot + bonus + (to_match - own)
+    return True, low, max(low, high)
+
+
+@nb.njit(cache=True)
+def _showdown_values(
+    n: int,
+    button: int,
+    deck: npt.NDArray[np.int8],
+    folded: int,
+    values: npt.NDArray[np.int64],
+    card_keys: npt.NDArray[np.int64],
+    flush_values: npt.NDArray[np.int32],
+    row_offsets: npt.NDArray[np.int32],
+    rank_values: npt.NDArray[np.int32],
+) -> None:
+    """High values of every live seat's two hole cards and the five board cards.
+
+    Hole card ``r`` of the ``k``-th seat left of the button is the deck's card ``r * n + k``;
+    then come a burn, the flop, a burn, the turn, a burn and the river.
+    """
+    base = HOLE_CARDS * n
+    board_key = 0
+    for p in (base + 1, base + 2, base + 3, base + 5, base + 7):
+        board_key += card_keys[deck[p]]
+    for s in range(n):
+        if (folded >> s) & 1:
+            continue
+        k = (s - button - 1 + n) % n
+        h0 = deck[k]
+        h1 = deck[n + k]
+        key = board_key + card_keys[h0] + card_keys[h1]
+        suit = flush_suit(key)
+        if suit >= 0:
+            mask = 0
+            for p in (k, n + k, base + 1, base + 2, base + 3, base + 5, base + 7):
+                c = deck[p]
+                if c & 3 == suit:
+                    mask |= 1 << (c >> 2)
+            values[s] = flush_values[mask]
+        else:
+            values[s] = rank_lookup(key, row_offsets, rank_values)
+
+
+@nb.njit(cache=True)
+def _settle(
+    n: int,
+    button: int,
+    folded: int,
+    showdown: bool,
+    stack: npt.NDArray[np.int64],
+    contributed: npt.NDArray[np.int64],
+    values: npt.NDArray[np.int64],
+) -> None:
+    """settle.settle without rake, drop or dead money: hand back the uncalled bet and any
+    chips above every live contribution, make the main and side pots at every live
+    contribution, and split each among its best eligible hands, odd chips first left of the
+    button."""
+    top = 0
+    for s in range(1, n):
+        if contributed[s] > contributed[top]:
+            top = s
+    others = 0
+    for s in range(n):
+        if s != top and contributed[s] > others:
+            others = contributed[s]
+    excess = contributed[top] - others
+    if excess > 0:
+        contributed[top] -= excess
+        stack[top] += excess
+    # Folded players' chips above an all-in player's forced bets: nobody left can win them.
+    top_live = 0
+    for s in range(n):
+        if (folded >> s) & 1 == 0 and contributed[s] > top_live:
+            top_live = contributed[s]
+    for s in range(n):
+        if contributed[s] > top_live:
+            stack[s] += contributed[s] - top_live
+            contributed[s] = top_live
+    floor = 0
+    while True:
+        level = -1
+        for s in range(n):
+            c = contributed[s]
+            if (folded >> s) & 1 == 0 and c > floor and (level < 0 or c < level):
+                level = c
+        if level < 0:
+            break
+        amount = 0
+        best = -1
+        for s in range(n):
+            c = contributed[s]
+            amount += min(c, level) - min(c, floor)
+            if (folded >> s) & 1 == 0 and c >= level and showdown and values[s] > best:
+                best = values[s]
+        winners = 0
+        for s in range(n):
+            eligible = (folded >> s) & 1 == 0 and contributed[s] >= level
+            if eligible and (not showdown or values[s] == best):
+                winners |= 1 << s
+        count = 0
+        for s in range(n):
+            count += (winners >> s) & 1
+        share = amount // count
+        odd = amount - share * count
+        rank = 0
+        for j in range(n):
+            s = (button + 1 + j) % n
+            if (winners >> s) & 1:
+                stack[s] += share + (1 if rank < odd else 0)
+                rank += 1
+        floor = level
+
+
+@nb.njit(cache=True)
+def _play_hand(
+    n: int,
+    button: int,
+    deck: npt.NDArray[np.int8],
+    first: int,
+    last: int,
+    kinds: npt.NDArray[np.int8],
+    totals: npt.NDArray[np.int64],
+    limit: int,
+    ante: int,
+    blinds: npt.NDArray[np.int64],
+    first_blind_on_button: bool,
+    bet_sizes: npt.NDArray[np.int64],
+    spread_low: npt.NDArray[np.int64],
+    spread_high: npt.NDArray[np.int64],
+    max_bets: int,
+    cap_lifted_heads_up: bool,
+    unit: int,
+    half_bet: bool,
+    small_blind_as_big: bool,
+    card_keys: npt.NDArray[np.int64],
+    flush_values: npt.NDArray[np.int32],
+    row_offsets: npt.NDArray[np.int32],
+    rank_values: npt.NDArray[np.int32],
+    stack: npt.NDArray[np.int64],
+    contributed: npt.NDArray[np.int64],
+    round_bets: npt.NDArray[np.int64],
+    values: npt.NDArray[np.int64],
+    detail: npt.NDArray[np.int64],
+) -> tuple[int, int]:
+    """Play one hand from its starting ``stack`` over actions ``first``..``last - 1``.
+
+    Returns (status, index of the failing action within the hand, or -1); on completion
+    ``stack`` and ``contributed`` hold the final stacks and contributions.
+    """
+    pot = 0
+    # 'Any money the player holds must be applied to the ante first.'
+    if ante > 0:
+        for k in range(n):
+            s = (button + 1 + k) % n
+            a = min(ante, stack[s])
+            stack[s] -= a
+            contributed[s] += a
+            pot += a
+    n_blinds = blinds.shape[0]
+    to_match = 0
+    last_raise = 0
+    bets_made = 0
+    big_blind_seat = -1
+    credit = 0  # pot limit: the small blind counted as a big one until the big blind acts
+    start = button + 1
+    if n_blinds > 0:
+        for j in range(n_blinds):
+            s = _blind_seat(j, n, n_blinds, button, first_blind_on_button)
+            a = min(blinds[j], stack[s])
+            stack[s] -= a
+            contributed[s] += a
+            round_bets[s] += a
+            pot += a
+        big_blind_seat = _blind_seat(n_blinds - 1, n, n_blinds, button, first_blind_on_button)
+        start = big_blind_seat + 1
+        # 'Players to act must call the complete amount of the big blind.'
+        to_match = blinds[n_blinds - 1]
+        last_raise = to_match
+        bets_made = 1
+        if limit == LIMIT_POT and small_blind_as_big:
+            for j in range(n_blinds - 1):
+                credit += blinds[n_blinds - 1] - blinds[j]
+    folded = 0
+    acted = 0
+    street = 0
+    actor = _next_to_act(start % n, True, n, folded, acted, to_match, stack, round_bets)
+    i = first
+    live = n
+    while True:
+        if actor < 0:
+            # The round is over: deal on; bet again only if two players can still bet.
+            able = 0
+            for s in range(n):
+                if _can_bet(s, folded, stack):
+                    able += 1
+            while street + 1 < BETTING_ROUNDS:
+                street += 1
+                if able >= 2:
+                    for s in range(n):
+                        round_bets[s] = 0
+                    acted = 0
+                    to_match = 0
+                    last_raise = 0
+                    bets_made = 0
+                    credit = 0
+                    actor = _next_to_act(
+                        (button + 1) % n, True, n, folded, acted, to_match, stack, round_bets
+                    )
+                    if actor >= 0:
+                        break
+            if actor < 0:
+                break
+        if i >= last:
+            detail[DETAIL_SEAT] = actor
+            return TOO_FEW_ACTIONS, i - first
+        s = actor
+        detail[DETAIL_SEAT] = s
+        kind = int(kinds[i])
+        own = round_bets[s]
+        owed = to_match - own
+        to_call = min(owed, stack[s])
+        if kind == FOLD:
+            if to_call == 0:
+                return FOLD_WITHOUT_BET, i - first
+            folded |= 1 << s
+            live -= 1
+        elif kind == CHECK:
+            if to_call != 0:
+                detail[DETAIL_A] = to_call
+                return CHECK_FACING_BET, i - first
+            acted |= 1 << s
+        elif kind == CALL:
+            if to_call == 0:
+                return CALL_WITHOUT_BET, i - first
+            stack[s] -= to_call
+            contributed[s] += to_call
+            round_bets[s] += to_call
+            pot += to_call
+            acted |= 1 << s
+        elif kind in (BET, RAISE):
+            if (kind == BET) != (to_match == 0):
+                return (BET_FACING_BET if kind == BET else RAISE_WITHOUT_BET), i - first
+            # Hand._wager_range, with Hand._why_no_wager's reasons in its order.
+            if stack[s] <= owed:
+                return NO_CHIPS_TO_RAISE, i - first
+            if (acted >> s) & 1:
+                return NOT_REOPENED, i - first
+            answerable = False
+            contesting = 0
+            for o in range(n):
+                if (folded >> o) & 1 == 0:
+                    if o != s and round_bets[o] + stack[o] > to_match:
+                        answerable = True
+                    if stack[o] > 0:
+                        contesting += 1
+            if not answerable:
+                return NO_OPPONENT_CAN_CALL, i - first
+            allowed, b_low, b_high = _raise_bounds(
+                limit,
+                street,
+                to_match,
+                own,
+                last_raise,
+                bets_made,
+                contesting,
+                pot,
+                credit,
+                bet_sizes,
+                spread_low,
+                spread_high,
+                max_bets,
+                cap_lifted_heads_up,
+            )
+            if not allowed:
+                return CAPPED, i - first
+            all_in = own + stack[s]
+            if all_in < b_low:
+                w_low = all_in
+                w_high = all_in
+            elif limit == LIMIT_FIXED:
+                w_low = b_low
+                w_high = b_low
+            else:
+                w_low = b_low
+                w_high = min(b_high, all_in)
+            total = totals[i]
+            # All in for less than the minimum is always allowed, and need not be on unit.
+            if not (total == all_in and total <= w_high):
+                if total < w_low or total > w_high:
+                    detail[DETAIL_A] = w_low
+                    detail[DETAIL_B] = w_high
+                    return OUT_OF_RANGE, i - first
+                if total % unit != 0:
+                    detail[DETAIL_A] = unit
+                    return OFF_UNIT, i - first
+            added = total - own
+            stack[s] -= added
+            contributed[s] += added
+            round_bets[s] += added
+            pot += added
+            full = total >= b_low
+            increment = total - to_match
+            if full or (half_bet and 2 * increment >= b_low - to_match):
+                acted = 1 << s
+                bets_made += 1
+                if full:
+                    last_raise = max(increment, last_raise)
+            else:
+                acted |= 1 << s
+            to_match = total
+        else:
+            return UNKNOWN_ACTION, i - first
+        i += 1
+        if s == big_blind_seat:
+            credit = 0  # 'until the big blind is through acting'
+        if live == 1:
+            break
+        actor = _next_to_act(s, False, n, folded, acted, to_match, stack, round_bets)
+    showdown = live > 1
+    if showdown:
+        _showdown_values(
+            n, button, deck, folded, values, card_keys, flush_values, row_offsets, rank_values
+        )
+    detail[DETAIL_SEAT] = -1
+    _settle(n, button, folded, showdown, stack, contributed, values)
+    if i < last:
+        return HAND_OVER, i - first
+    return COMPLETED, -1
+
+
+@nb.njit(cache=True)
+def replay_kernel(
+    seats: npt.NDArray[np.int8],
+    buttons: npt.NDArray[np.int8],
+    start_stacks: npt.NDArray[np.int64],
+    decks: npt.NDArray[np.int8],
+    offsets: npt.NDArray[np.int64],
+    kinds: npt.NDArray[np.int8],
+    totals: npt.NDArray[np.int64],
+    limit: int,
+    ante: int,
+    blinds: npt.NDArray[np.int64],
+    first_blind_on_button: bool,
+    bet_sizes: npt.NDArray[np.int64],
+    spread_low: npt.NDArray[np.int64],
+    spread_high: npt.NDArray[np.int64],
+    max_bets: int,
+    cap_lifted_heads_up: bool,
+    unit: int,
+    half_bet: bool,
+    small_blind_as_big: bool,
+    card_keys: npt.NDArray[np.int64],
+    flush_values: npt.NDArray[np.int32],
+    row_offsets: npt.NDArray[np.int32],
+    rank_values: npt.NDArray[np.int32],
+    out_stacks: npt.NDArray[np.int64],
+    out_contributed: npt.NDArray[np.int64],
+    out_status: npt.NDArray[np.int8],
+    out_action: npt.NDArray[np.int64],
+    out_detail: npt.NDArray[np.int64],
+) -> int:
+    """Replay every hand; returns how many completed.
+
+    ``out_contributed`` with fewer rows than hands is left alone (contributions not wanted).
+    A hand that stops keeps its starting stacks and no contributions in the outputs.
+    """
+    stack = np.zeros(MAX_SEATS, np.int64)
+    contributed = np.zeros(MAX_SEATS, np.int64)
+    round_bets = np.zeros(MAX_SEATS, np.int64)
+    values = np.zeros(MAX_SEATS, np.int64)
+    detail = np.zeros(DETAIL_WIDTH, np.int64)
+    want_contributed = out_contributed.shape[0] == seats.shape[0]
+    completed = 0
+    for h in range(seats.shape[0]):
+        n = int(seats[h])
+        for s in range(n):
+            stack[s] = start_stacks[h, s]
+            contributed[s] = 0
+            round_bets[s] = 0
+        detail[:] = 0
+        status, index = _play_hand(
+            n,
+            int(buttons[h]),
+            decks[h],
+            offsets[h],
+            offsets[h + 1],
+            kinds,
+            totals,
+            limit,
+            ante,
+            blinds,
+            first_blind_on_button,
+            bet_sizes,
+            spread_low,
+            spread_high,
+            max_bets,
+            cap_lifted_heads_up,
+            unit,
+            half_bet,
+            small_blind_as_big,
+            card_keys,
+            flush_values,
+            row_offsets,
+            rank_values,
+            stack,
+            contributed,
+            round_bets,
+            values,
+            detail,
+        )
+        out_status[h] = status
+        out_action[h] = index
+        for c in range(DETAIL_WIDTH):
+            out_detail[h, c] = detail[c]
+        if status == COMPLETED:
+            completed += 1
+            for s in range(n):
+                out_stacks[h, s] = stack[s]
+            if want_contributed:
+                for s in range(n):
+                    out_contributed[h, s] = contributed[s]
+        else:
+            for s in range(n):
+                out_stacks[h, s] = start_stacks[h, s]
+    return completed
+
+
+@nb.njit(cache=True)
+def first_bad_deck(seats: npt.NDArray[np.int8], decks: npt.NDArray[np.int8]) -> tuple[int, int]:
+    """(hand, position) of the first card code outside 0..51 or repeated among the cards a
+    hand may deal, or (-1, -1) if every deck is sound."""
+    for h in range(seats.shape[0]):
+        seen = 0
+        for p in range(HOLE_CARDS * int(seats[h]) + DEALT_AFTER_HOLES):
+            c = int(decks[h, p])
+            if c < 0 or c > 51 or (seen >> c) & 1:
+                return h, p
+            seen |= 1 << c
+    return -1, -1

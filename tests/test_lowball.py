@@ -370,8 +370,7 @@ def test_ace_to_five_best_five_of_seven_census() -> None:
             t.rank_nibbles,
             t.unpaired,
             t.ace_low_keys,
-            h.row_offsets,
-            h.rank_values,
+            h,
             values,
         )
         badness = LOW_CEILING - values

@@ -508,7 +508,6 @@ def replay(
     status = np.zeros(hands, dtype=np.int8)
     failed = np.full(hands, -1, dtype=np.int64)
     detail = np.zeros((hands, kernel.DETAIL_WIDTH), dtype=np.int64)
-    t = TABLES
     kernel.replay_kernel(
         batch.seats,
         batch.buttons,
@@ -529,10 +528,7 @@ def replay(
         rules.unit,
         rules.half_bet,
         rules.small_blind_as_big,
-        t.card_keys,
-        t.flush_values,
-        t.row_offsets,
-        t.rank_values,
+        TABLES,
         stacks,
         contributed,
         status,

@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simulations.evaluators.high import flush_suit, rank_lookup
+from simulations.evaluators.high_tables import HighTables
 
 MAX_SEATS = 10
 BETTING_ROUNDS = 4  # preflop, flop, turn, river
@@ -192,16 +193,14 @@ def _showdown_values(
     deck: npt.NDArray[np.int8],
     folded: int,
     values: npt.NDArray[np.int64],
-    card_keys: npt.NDArray[np.int64],
-    flush_values: npt.NDArray[np.int32],
-    row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
+    tables: HighTables,
 ) -> None:
     """High values of every live seat's two hole cards and the five board cards.
 
     Hole card ``r`` of the ``k``-th seat left of the button is the deck's card ``r * n + k``;
     then come a burn, the flop, a burn, the turn, a burn and the river.
     """
+    card_keys, flush_values, row_offsets, rank_values = tables
     base = HOLE_CARDS * n
     board_key = 0
     for p in (base + 1, base + 2, base + 3, base + 5, base + 7):
@@ -316,10 +315,7 @@ def _play_hand(
     unit: int,
     half_bet: bool,
     small_blind_as_big: bool,
-    card_keys: npt.NDArray[np.int64],
-    flush_values: npt.NDArray[np.int32],
-    row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
+    tables: HighTables,
     stack: npt.NDArray[np.int64],
     contributed: npt.NDArray[np.int64],
     round_bets: npt.NDArray[np.int64],
@@ -502,9 +498,7 @@ def _play_hand(
         actor = _next_to_act(s, False, n, folded, acted, to_match, stack, round_bets)
     showdown = live > 1
     if showdown:
-        _showdown_values(
-            n, button, deck, folded, values, card_keys, flush_values, row_offsets, rank_values
-        )
+        _showdown_values(n, button, deck, folded, values, tables)
     detail[DETAIL_SEAT] = -1
     _settle(n, button, folded, showdown, stack, contributed, values)
     if i < last:
@@ -533,10 +527,7 @@ def replay_kernel(
     unit: int,
     half_bet: bool,
     small_blind_as_big: bool,
-    card_keys: npt.NDArray[np.int64],
-    flush_values: npt.NDArray[np.int32],
-    row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
+    tables: HighTables,
     out_stacks: npt.NDArray[np.int64],
     out_contributed: npt.NDArray[np.int64],
     out_status: npt.NDArray[np.int8],
@@ -582,10 +573,7 @@ def replay_kernel(
             unit,
             half_bet,
             small_blind_as_big,
-            card_keys,
-            flush_values,
-            row_offsets,
-            rank_values,
+            tables,
             stack,
             contributed,
             round_bets,

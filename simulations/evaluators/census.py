@@ -17,6 +17,7 @@ import numpy.typing as npt
 from simulations.cards import FIRST_JOKER, ensure_distinct, is_joker_code
 from simulations.evaluators.hand_value import CATEGORY_SHIFT, Category
 from simulations.evaluators.high import TABLES, batch_values
+from simulations.evaluators.high_tables import HighTables
 
 _CHUNK = 1 << 14
 
@@ -58,10 +59,7 @@ def _next_combination(combo: npt.NDArray[np.int64], n: int) -> bool:
 def _tally_high(
     deck: npt.NDArray[np.int8],
     k: int,
-    card_keys: npt.NDArray[np.int64],
-    flush_values: npt.NDArray[np.int32],
-    row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
+    tables: HighTables,
     counts: npt.NDArray[np.int64],
 ) -> None:
     chunk = np.empty((_CHUNK, k), dtype=np.int8)
@@ -76,7 +74,7 @@ def _tally_high(
                 chunk[filled, j] = deck[combo[j]]
             filled += 1
             more = _next_combination(combo, n)
-        batch_values(chunk[:filled], card_keys, flush_values, row_offsets, rank_values, values)
+        batch_values(chunk[:filled], tables, values)
         for i in range(filled):
             counts[values[i]] += 1
 
@@ -98,8 +96,7 @@ def high_census(cards: int, deck: npt.ArrayLike | None = None) -> Census:
     ensure_distinct(codes)
     pack = pack.astype(np.int8)
     counts = np.zeros((int(Category.STRAIGHT_FLUSH) + 1) << CATEGORY_SHIFT, dtype=np.int64)
-    t = TABLES
-    _tally_high(pack, cards, t.card_keys, t.flush_values, t.row_offsets, t.rank_values, counts)
+    _tally_high(pack, cards, TABLES, counts)
     by_category = counts.reshape(-1, 1 << CATEGORY_SHIFT)
     present = np.flatnonzero(counts)
     return Census(

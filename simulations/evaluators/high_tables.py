@@ -20,8 +20,8 @@ in :func:`nonflush_value` and :func:`flush_value`; the tables only cache their a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
@@ -235,9 +235,9 @@ def _rank_multisets(min_cards: int, max_cards: int) -> npt.NDArray[np.int64]:
     return counts[sizes >= min_cards]
 
 
-@dataclass(frozen=True, eq=False)
-class HighTables:
-    """The read-only arrays the high-hand kernels take as arguments."""
+class HighTables(NamedTuple):
+    """The read-only arrays the high-hand kernels take, as one argument: a named tuple, so
+    that compiled code reads its fields as plain arrays."""
 
     card_keys: npt.NDArray[np.int64]  # per card code 0..51
     flush_values: npt.NDArray[np.int32]  # per 13-bit rank mask

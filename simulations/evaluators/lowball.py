@@ -35,6 +35,7 @@ from simulations.evaluators.hand_input import CardsLike, hand_array, hand_cards
 from simulations.evaluators.hand_value import Category, pack_value
 from simulations.evaluators.high import TABLES as HIGH_TABLES
 from simulations.evaluators.high import flush_suit, rank_lookup
+from simulations.evaluators.high_tables import HighTables
 from simulations.evaluators.lowball_reference import (
     ACE_TO_FIVE,
     ACE_TO_SIX,
@@ -254,8 +255,7 @@ def ace_to_five_values(
     rank_nibbles: npt.NDArray[np.int64],
     unpaired: npt.NDArray[np.int32],
     ace_low_keys: npt.NDArray[np.int64],
-    row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
+    high: HighTables,
     out: npt.NDArray[np.int32],
 ) -> None:
     """Ace-to-five values of each row of ``hands`` (5 to 7 distinct codes 0..51, unchecked).
@@ -265,6 +265,7 @@ def ace_to_five_values(
     the cards with the ace moved below the deuce.  Six or seven cards with fewer than five
     ranks count their pairs instead (a best high hand would play the highest pairs).
     """
+    _, _, row_offsets, rank_values = high  # five paired cards: no flush to look up
     n_hands, n_cards = hands.shape
     for i in range(n_hands):
         mask = 0
@@ -309,10 +310,7 @@ def subset_low_values(
     codes: npt.NDArray[np.int64],
     excluded: npt.NDArray[np.int64],
     straightless: npt.NDArray[np.int32],
-    card_keys: npt.NDArray[np.int64],
-    flush_values: npt.NDArray[np.int32],
-    row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
+    high: HighTables,
     out: npt.NDArray[np.int32],
 ) -> None:
     """Ace-to-six (``codes`` rotating the ace low) or deuce-to-seven (identity) values.
@@ -322,6 +320,7 @@ def subset_low_values(
     subset leaves out the positions in a row of ``excluded`` (-1: none), and its summed
     high-hand key is the row's total less the keys left out.
     """
+    card_keys, flush_values, row_offsets, rank_values = high
     n_hands, n_cards = hands.shape
     keys = np.empty(n_cards, dtype=np.int64)
     bits = np.empty(n_cards, dtype=np.int64)
@@ -401,27 +400,15 @@ def evaluate_low_batch(
                 t.rank_nibbles,
                 t.unpaired,
                 t.ace_low_keys,
-                HIGH_TABLES.row_offsets,
-                HIGH_TABLES.rank_values,
+                HIGH_TABLES,
                 out,
             )
         else:
             qualified_low_values(array, t.rank_bits, t.unpaired, qualifier.eligible_ranks, out)
         return out
-    h = HIGH_TABLES
     codes = t.ace_low_codes if system is Lowball.ACE_TO_SIX else t.identity_codes
     excluded = t.excluded[array.shape[1] - MIN_CARDS]
-    subset_low_values(
-        array,
-        codes,
-        excluded,
-        t.straightless,
-        h.card_keys,
-        h.flush_values,
-        h.row_offsets,
-        h.rank_values,
-        out,
-    )
+    subset_low_values(array, codes, excluded, t.straightless, HIGH_TABLES, out)
     return out
 
 

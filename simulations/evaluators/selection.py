@@ -39,6 +39,7 @@ from simulations.evaluators.high import (
     flush_suit,
     rank_lookup,
 )
+from simulations.evaluators.high_tables import HighTables
 from simulations.evaluators.omaha import two_plus_three_batch
 from simulations.evaluators.ranking import Ranked
 from simulations.evaluators.systems import STANDARD, evaluate_system_batch
@@ -306,13 +307,11 @@ def evaluate_per_board(
 def combo_values(
     hands: npt.NDArray[np.int8],
     combos: npt.NDArray[np.int8],
-    card_keys: npt.NDArray[np.int64],
-    flush_values: npt.NDArray[np.int32],
-    row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
+    tables: HighTables,
     out: npt.NDArray[np.int32],
 ) -> None:
     """Each row's best high value over the five-card column subsets ``combos`` (unchecked)."""
+    card_keys, flush_values, row_offsets, rank_values = tables
     width = hands.shape[1]
     keys = np.empty(width, dtype=np.int64)
     for i in range(hands.shape[0]):
@@ -360,9 +359,8 @@ def _batch_array(selection: Selection, hands: npt.ArrayLike, check: bool) -> npt
 def _combo_batch(
     hands: npt.NDArray[np.int8], combos: npt.NDArray[np.int8]
 ) -> npt.NDArray[np.int32]:
-    t = TABLES
     out = np.empty(hands.shape[0], dtype=np.int32)
-    combo_values(hands, combos, t.card_keys, t.flush_values, t.row_offsets, t.rank_values, out)
+    combo_values(hands, combos, TABLES, out)
     return out
 
 
@@ -373,8 +371,7 @@ def evaluate_selection_batch(
     array = _batch_array(selection, hands, check)
     if selection.plays_any_five and array.shape[1] <= 7:
         out = np.empty(array.shape[0], dtype=np.int32)
-        t = TABLES
-        batch_values(array, t.card_keys, t.flush_values, t.row_offsets, t.rank_values, out)
+        batch_values(array, TABLES, out)
         return out
     if selection.plays_any_five:
         # Beyond seven cards, valuing the whole row beats trying every five (252 of ten).

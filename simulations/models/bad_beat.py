@@ -37,6 +37,7 @@ from simulations.decks import Deck
 from simulations.evaluators.floors import describe_floor, hand_floor
 from simulations.evaluators.hand_value import Category
 from simulations.evaluators.high import TABLES, evaluate_high, flush_suit, rank_lookup
+from simulations.evaluators.high_tables import HighTables
 from simulations.spec import Fields, SpecError
 from simulations.stats import Proportion
 
@@ -202,7 +203,6 @@ def count_jackpots(
     """Jackpot hands among ``dealt`` (board then hole cards); ``flags`` receives each verdict."""
     out = np.empty(dealt.shape[0], dtype=np.bool_) if flags is None else flags
     values = np.empty(players, dtype=np.int64) if scratch is None else scratch
-    t = TABLES
     return int(
         _jackpot_kernel(
             dealt,
@@ -212,10 +212,7 @@ def count_jackpots(
             rules.hole_cards_play,
             rules.quads_need_pocket_pair,
             rules.board_trips_full_house,
-            t.card_keys,
-            t.flush_values,
-            t.row_offsets,
-            t.rank_values,
+            TABLES,
             values,
             out,
         )
@@ -229,12 +226,10 @@ def _five_value(
     c: int,
     d: int,
     e: int,
-    card_keys: npt.NDArray[np.int64],
-    flush_values: npt.NDArray[np.int32],
-    row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
+    tables: HighTables,
 ) -> int:
-    key = card_keys[a] + card_keys[b] + card_keys[c] + card_keys[d] + card_keys[e]
+    keys, flush_values, row_offsets, rank_values = tables
+    key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
     if flush_suit(key) >= 0:
         mask = (
             (1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2)) | (1 << (d >> 2)) | (1 << (e >> 2))
@@ -251,10 +246,7 @@ def _hole_cards_play(
     h1: int,
     need: int,
     value: int,
-    card_keys: npt.NDArray[np.int64],
-    flush_values: npt.NDArray[np.int32],
-    row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
+    tables: HighTables,
 ) -> bool:
     """Whether a five-card hand using at least ``need`` hole cards is worth ``value``."""
     if need == 0:
@@ -269,10 +261,7 @@ def _hole_cards_play(
                     dealt[i, x],
                     dealt[i, y],
                     dealt[i, z],
-                    card_keys,
-                    flush_values,
-                    row_offsets,
-                    rank_values,
+                    tables,
                 )
                 if v == value:
                     return True
@@ -293,10 +282,7 @@ def _hole_cards_play(
                 cards[1],
                 cards[2],
                 cards[3],
-                card_keys,
-                flush_values,
-                row_offsets,
-                rank_values,
+                tables,
             )
             if v == value:
                 return True
@@ -312,10 +298,7 @@ def _qualifies(
     hole_cards_play: int,
     quads_need_pocket_pair: bool,
     board_trips_full_house: bool,
-    card_keys: npt.NDArray[np.int64],
-    flush_values: npt.NDArray[np.int32],
-    row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
+    tables: HighTables,
 ) -> bool:
     h0 = dealt[i, BOARD_CARDS + 2 * p]
     h1 = dealt[i, BOARD_CARDS + 2 * p + 1]
@@ -334,10 +317,7 @@ def _qualifies(
         h1,
         hole_cards_play,
         value,
-        card_keys,
-        flush_values,
-        row_offsets,
-        rank_values,
+        tables,
     )
 
 
@@ -350,13 +330,11 @@ def _jackpot_kernel(
     hole_cards_play: int,
     quads_need_pocket_pair: bool,
     board_trips_full_house: bool,
-    card_keys: npt.NDArray[np.int64],
-    flush_values: npt.NDArray[np.int32],
-    row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
+    tables: HighTables,
     values: npt.NDArray[np.int64],
     flags: npt.NDArray[np.bool_],
 ) -> int:
+    card_keys, flush_values, row_offsets, rank_values = tables
     hits = 0
     for i in range(dealt.shape[0]):
         board_key = 0
@@ -401,10 +379,7 @@ def _jackpot_kernel(
                     hole_cards_play,
                     quads_need_pocket_pair,
                     board_trips_full_house,
-                    card_keys,
-                    flush_values,
-                    row_offsets,
-                    rank_values,
+                    tables,
                 ):
                     continue
                 weakest_loser = min(weakest_loser, value)

@@ -18,11 +18,13 @@ def _section(title: str) -> str:
 
 
 def test_playing_a_hand_examples_run() -> None:
-    """README, 'Playing a hand': every Python block runs, in order, in one namespace."""
+    """README, 'Playing a hand' and 'Replaying hands in bulk': every Python block runs, in
+    order, in one namespace."""
     blocks = re.findall(r"```python\n(.*?)```", _section("### Playing a hand"), re.S)
     assert len(blocks) >= 2
     namespace: dict[str, object] = {}
     for block in blocks:
         exec(compile(block, str(README), "exec"), namespace)
-    hand = namespace["hand"]
-    assert isinstance(hand, Hand) and hand.contributed == [0, 1, 2, 0, 3, 0]
+    hand, stud = namespace["hand"], namespace["stud"]
+    assert isinstance(hand, Hand) and hand.finished
+    assert isinstance(stud, Hand) and stud.pot_total == 5 + 2  # five antes and the bring-in

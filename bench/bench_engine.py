@@ -28,23 +28,26 @@ stops.  Prints Markdown with the machine facts and the ≥ 50× pokerkit target.
 
 from __future__ import annotations
 
-import argparse
-import gc
-import json
 import os
-import platform
 import random
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field, replace
-from importlib import metadata
-from pathlib import Path
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
+from common import (
+    SMOKE_NOTE,
+    chosen_config,
+    log,
+    machine_facts,
+    markdown_table,
+    parse_args,
+    time_in_rounds,
+    write_json,
+)
 from pokerkit import (
     Automation,
     BettingStructure,
@@ -159,21 +162,6 @@ class Report:
     hands: list[Generated] = field(default_factory=list)
     contenders: list[Contender] = field(default_factory=list)
     odd_chip_hands: int = 0
-
-
-def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def the_game() -> GameDefinition:
@@ -334,19 +322,8 @@ def repeated(batch: ReplayBatch, copies: int) -> ReplayBatch:
     )
 
 
-def time_in_rounds(contenders: list[Contender]) -> None:
-    """Each contender ``repeats`` times, one pass of every contender per round, so that all
-    meet the same changes in the machine's load; keep each one's best time."""
-    with gc_paused():
-        for round_ in range(max(c.repeats for c in contenders)):
-            for c in contenders:
-                if round_ < c.repeats:
-                    start = time.perf_counter()
-                    result = c.work()
-                    c.best = min(c.best, time.perf_counter() - start)
-                    if c.result is None:
-                        c.result = result
-                    log(f"  {c.name}: {c.hands / (time.perf_counter() - start):,.0f} hands/s")
+def log_pass(contender: Contender, seconds: float) -> None:
+    log(f"  {contender.name}: {contender.hands / seconds:,.0f} hands/s")
 
 
 def verify(report: Report) -> None:
@@ -377,40 +354,8 @@ def verify(report: Report) -> None:
             raise SystemExit(f"{c.name} ends a hand differently from the generation run")
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def machine_facts() -> dict[str, Any]:
-    versions = {}
-    for package in VERSIONS:
-        try:
-            versions[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            versions[package] = "not installed"
-    pinned = None
-    if hasattr(os, "sched_setaffinity"):
-        pinned = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {pinned})  # one core, for every contender alike
-    return {
-        "cpu_count": os.cpu_count(),
-        "cpu_model": cpu_model(),
-        "pinned_cpu": pinned,
-        "load_average_at_start": os.getloadavg()[0],
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "platform": platform.platform(),
-        "versions": versions,
-    }
-
-
 def run(config: Config) -> Report:
-    report = Report(machine_facts(), config)
+    report = Report(machine_facts(VERSIONS, pin=True), config)
     game = the_game()
     log(f"generating {config.hands:,} hands with pokerkit alongside")
     warnings.simplefilter("ignore")  # pokerkit warns on every card dealt out of its order
@@ -450,7 +395,7 @@ def run(config: Config) -> Report:
         ),
     ]
     log("timing")
-    time_in_rounds(report.contenders)
+    time_in_rounds(report.contenders, after=log_pass)
     # The encoding is Python per hand: shown apart, with the kernel on the same hands.
     encode = Contender(
         "encode + replay kernel",
@@ -459,7 +404,7 @@ def run(config: Config) -> Report:
         1,
         lambda: replay(game, ReplayBatch.from_records(records)),
     )
-    time_in_rounds([encode])
+    time_in_rounds([encode], after=log_pass)
     report.contenders.append(encode)
     log(f"encoding alone: {n / encode_s:,.0f} hands/s")
     verify(report)
@@ -503,15 +448,23 @@ def markdown(report: Report) -> str:
         f"{sum(g.showdown for g in hands) / n:.0%} of hands to a showdown, "
         f"{sum(g.all_in for g in hands) / n:.0%} with a player all in.",
         "",
-        "| engine | what is timed | hands | hands/s | × pokerkit |",
-        "|---|---|---:|---:|---:|",
     ]
     base = next(c for c in report.contenders if c.name == "pokerkit").hands_per_s
-    for c in report.contenders:
-        lines.append(
-            f"| {c.name} | `{c.call}` | {c.hands:,} | {rate(c.hands_per_s)} "
-            f"| {c.hands_per_s / base:,.1f}× |"
-        )
+    lines += markdown_table(
+        ("engine", "what is timed", "hands", "hands/s", "× pokerkit"),
+        "llrrr",
+        [
+            (
+                c.name,
+                f"`{c.call}`",
+                f"{c.hands:,}",
+                rate(c.hands_per_s),
+                f"{c.hands_per_s / base:,.1f}×",
+            )
+            for c in report.contenders
+        ],
+        spaced=False,
+    )
     ratio = kernel_ratio(report)
     lines += [
         "",
@@ -522,13 +475,13 @@ def markdown(report: Report) -> str:
         "",
     ]
     if report.config.smoke:
-        lines += ["Quick smoke run: the sizes are too small for these figures to mean much.", ""]
+        lines += [SMOKE_NOTE, ""]
+    target = f"replay kernel ≥ {TARGET_OVER_POKERKIT:.0f}× pokerkit, one core"
     met = "yes" if ratio >= TARGET_OVER_POKERKIT else "no"
+    lines += markdown_table(
+        ("target", "measured", "met"), "lrc", [(target, f"{ratio:,.0f}×", met)], spaced=False
+    )
     lines += [
-        "| target | measured | met |",
-        "|---|---:|:---:|",
-        f"| replay kernel ≥ {TARGET_OVER_POKERKIT:.0f}× pokerkit, one core | {ratio:,.0f}× "
-        f"| {met} |",
         "",
         "Each figure is the best of its repeats, taken in rounds of one pass of every "
         "contender. pokerkit and the reference engine play one hand after another; the "
@@ -569,29 +522,15 @@ def as_json(report: Report) -> dict[str, Any]:
     }
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, help="random hands to generate (2,000)")
-    parser.add_argument("--quick", action="store_true", help="small sizes for a smoke run")
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the numbers here")
-    args = parser.parse_args(argv)
-    if args.hands is not None and args.hands < 1:
-        parser.error("--hands must be positive")
-    return args
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    config = QUICK if args.quick else Config()
-    if args.hands is not None:
-        config = replace(config, hands=args.hands)
+    args = parse_args(argv, __doc__.splitlines()[0], "random hands to generate (2,000)")
+    config = chosen_config(args, Config(), QUICK)
     started = time.perf_counter()
     report = run(config)
     log(f"done in {time.perf_counter() - started:.1f} s")
     print(markdown(report))
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(as_json(report), indent=2) + "\n")
+        write_json(args.json, as_json(report))
     return 0
 
 

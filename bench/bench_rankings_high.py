@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from common import best_of, log, markdown_table, pin_to_one_cpu, same_order
 
 from simulations.cards import format_card
 from simulations.dealing import deal
@@ -67,19 +68,7 @@ class Row:
 
 def best_time(work: Callable[[], Any], repeats: int) -> tuple[float, Any]:
     work()  # warm-up: compilation, caches
-    best, result = float("inf"), None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = work()
-        best = min(best, time.perf_counter() - start)
-    return best, result
-
-
-def same_order(ours: npt.NDArray[np.int32], theirs: npt.NDArray[np.int64]) -> bool:
-    """Whether ``theirs`` (higher is stronger) orders the hands exactly as ``ours`` does."""
-    order = np.argsort(ours, kind="stable")
-    steps = np.diff(theirs[order])
-    return bool(np.all(steps >= 0) and np.array_equal(np.diff(ours[order]) == 0, steps == 0))
+    return best_of(work, repeats)
 
 
 def per_hand(
@@ -162,24 +151,37 @@ def run(config: Config) -> list[Row]:
             call = f"evaluate_omaha_batch(check={check})"
             rows.append(Row("cardroom", call, hole, hands.shape[0], seconds, "reference"))
         for name, call, evaluate, convert in contenders(hole):
-            print(f"timing {name} {call} ({hole} hole cards)...", file=sys.stderr, flush=True)
+            log(f"timing {name} {call} ({hole} hole cards)...")
             rows.append(per_hand(name, call, hands, hole, ours, evaluate, convert, config))
     return rows
 
 
 def table(rows: list[Row]) -> str:
-    lines = [
-        "| hole cards | evaluator | call | hands timed | hands/s | ours ÷ theirs | same order |",
-        "| --- | --- | --- | ---: | ---: | ---: | --- |",
-    ]
+    cells = []
     for row in rows:
         ours = next(r for r in rows if r.hole == row.hole and r.name == "cardroom")
         ratio = "—" if row.name == "cardroom" else f"{ours.rate / row.rate:,.0f}"
-        lines.append(
-            f"| {row.hole} | {row.name} | `{row.call}` | {row.hands:,} | {row.rate:,.0f} "
-            f"| {ratio} | {row.agrees} |"
+        cells.append(
+            (
+                row.hole,
+                row.name,
+                f"`{row.call}`",
+                f"{row.hands:,}",
+                f"{row.rate:,.0f}",
+                ratio,
+                row.agrees,
+            )
         )
-    return "\n".join(lines)
+    header = (
+        "hole cards",
+        "evaluator",
+        "call",
+        "hands timed",
+        "hands/s",
+        "ours ÷ theirs",
+        "same order",
+    )
+    return "\n".join(markdown_table(header, "lllrrrl", cells))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -190,8 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = QUICK if args.quick else Config()
     if args.hands:
         config = Config(args.hands, config.repeats, config.budget_s, min(config.prefix, args.hands))
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    pin_to_one_cpu()
     rows = run(config)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"Omaha high, {config.hands:,} random hands per row, one core")

@@ -21,12 +21,9 @@ eval7, phevaluator and treys rank high hands only.  Numba kernels run on one thr
 from __future__ import annotations
 
 import argparse
-import gc
-import json
 import os
 import platform
 import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
@@ -36,6 +33,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from common import best_of, cpu_model, gc_paused, log, markdown_table, same_order, write_json
 
 from simulations.cards import format_card
 from simulations.dealing import deal
@@ -45,7 +43,6 @@ from simulations.evaluators.small_hands import evaluate_three_card_batch
 
 SEED = 20_240_613
 Hands = npt.NDArray[np.int8]
-Keys = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -93,24 +90,10 @@ class Result:
         return None if self.target_per_s is None else self.ours_per_s >= self.target_per_s
 
 
-def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
 def best_time(work: Callable[[], object], repeats: int) -> float:
     """The shortest of ``repeats`` wall times of ``work`` with the garbage collector off."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        best = float("inf")
-        for _ in range(repeats):
-            start = time.perf_counter()
-            work()
-            best = min(best, time.perf_counter() - start)
-        return best
-    finally:
-        if was_enabled:
-            gc.enable()
+    with gc_paused():
+        return best_of(work, repeats)[0]
 
 
 def systems() -> list[System]:
@@ -201,12 +184,6 @@ def systems() -> list[System]:
     ]
 
 
-def same_order(ours: npt.NDArray[np.int64], theirs: Keys) -> bool:
-    """Whether ``theirs`` (larger is better) ranks every pair of hands as ``ours`` does."""
-    order = np.lexsort((theirs, ours))
-    return bool(np.array_equal(np.diff(ours[order]) > 0, np.diff(theirs[order]) > 0))
-
-
 def bench_system(system: System, config: Config, rng: np.random.Generator) -> Result:
     import pokerkit
 
@@ -251,16 +228,8 @@ def bench_system(system: System, config: Config, rng: np.random.Generator) -> Re
 def machine() -> dict[str, Any]:
     import numba
 
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     return {
-        "cpu": cpu,
+        "cpu": cpu_model(fallback=platform.machine()),
         "cores": os.cpu_count(),
         "load_1min": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
         "python": platform.python_version(),
@@ -278,19 +247,34 @@ def markdown(results: list[Result], facts: dict[str, Any], config: Config) -> st
         f"Ours: {config.hands:,} random hands per system, best of {config.repeats}. "
         "pokerkit: one call per hand on the first hands of the same array.",
         "",
-        "| system | cards | ours, unchecked | ours, checked | pokerkit call | pokerkit "
-        "| ratio | target |",
-        "| --- | ---: | ---: | ---: | --- | ---: | ---: | --- |",
     ]
+    rows = []
     for r in results:
         target = "" if r.target_per_s is None else f"≥ {r.target_per_s / 1e6:.0f} M/s: "
         target += "" if r.met is None else ("met" if r.met else "NOT met")
-        lines.append(
-            f"| {r.system} | {r.cards} | {r.ours_per_s / 1e6:,.1f} M/s "
-            f"| {r.ours_checked_per_s / 1e6:,.1f} M/s | `{r.pokerkit_call}` "
-            f"| {r.pokerkit_per_s:,.0f} /s | {r.ratio:,.0f}× | {target} |"
+        rows.append(
+            (
+                r.system,
+                r.cards,
+                f"{r.ours_per_s / 1e6:,.1f} M/s",
+                f"{r.ours_checked_per_s / 1e6:,.1f} M/s",
+                f"`{r.pokerkit_call}`",
+                f"{r.pokerkit_per_s:,.0f} /s",
+                f"{r.ratio:,.0f}×",
+                target,
+            )
         )
-    return "\n".join(lines)
+    header = (
+        "system",
+        "cards",
+        "ours, unchecked",
+        "ours, checked",
+        "pokerkit call",
+        "pokerkit",
+        "ratio",
+        "target",
+    )
+    return "\n".join(lines + markdown_table(header, "lrrrlrrl", rows))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -315,7 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "config": asdict(config),
             "results": [asdict(r) | {"ratio": r.ratio, "met": r.met} for r in results],
         }
-        args.json.write_text(json.dumps(payload, indent=2) + "\n")
+        write_json(args.json, payload)
     return 0 if all(r.met is not False for r in results) else 1
 
 

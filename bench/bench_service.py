@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 import grpc
+from common import markdown_table
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -166,10 +167,7 @@ def main() -> None:
             ),
         )
     print(f"\nbad-beat job, {args.hands:,} hands, 10 players; {cpus} CPUs\n")
-    print("| measurement | time | figure |")
-    print("| --- | ---: | --- |")
-    for name, seconds, figure in rows:
-        print(f"| {name} | {seconds} | {figure} |")
+    print("\n".join(markdown_table(("measurement", "time", "figure"), "lrl", rows)))
 
 
 def memory_rows(service: Service, hands: int) -> list[tuple[str, str, str]]:

@@ -15,24 +15,30 @@ its speed is reported.  Prints Markdown; ``--json PATH`` also writes the numbers
 
 from __future__ import annotations
 
-import argparse
-import gc
 import itertools
-import json
 import os
-import platform
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
 from functools import partial
-from importlib import metadata
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from common import (
+    SMOKE_NOTE,
+    chosen_config,
+    gc_paused,
+    log,
+    machine_facts,
+    markdown_table,
+    parse_args,
+    same_order,
+    time_in_rounds,
+    timed,
+    write_json,
+)
 
 from simulations.cards import RANK_SYMBOLS, STANDARD_CARD_COUNT, SUIT_SYMBOLS
 from simulations.evaluators.high import evaluate_high_batch
@@ -54,7 +60,6 @@ TARGET_BATCH_OVER_FASTEST = 20.0
 TARGET_BAD_BEAT_HANDS_PER_S = 1.5e6
 TARGET_TWO_CORE_SPEEDUP = 1.8
 
-T = TypeVar("T")
 Hands = npt.NDArray[np.int8]
 Values = npt.NDArray[np.int64]
 
@@ -119,7 +124,7 @@ class Entry:
     ours: bool = False
     checked: bool = False
     best: float = float("inf")
-    first_result: Any = None
+    result: Any = None  # of the first timed pass
 
 
 @dataclass(frozen=True)
@@ -160,27 +165,6 @@ class Report:
     runners: list[RunnerResult] = field(default_factory=list)
 
 
-def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def timed(work: Callable[[], T]) -> tuple[float, T]:
-    start = time.perf_counter()
-    result = work()
-    return time.perf_counter() - start, result
-
-
 def random_hands(n: int, rng: np.random.Generator) -> Hands:
     """``n`` hands of seven distinct cards, each a uniformly random subset of the deck."""
     hands = np.empty((n, HAND_CARDS), dtype=np.int8)
@@ -201,14 +185,6 @@ def higher(results: Any) -> Values:
 
 def lower(results: Any) -> Values:
     return -np.asarray(results, dtype=np.int64)
-
-
-def same_order(ours: Values, theirs: Values) -> bool:
-    """Whether ``theirs`` (larger is stronger) ranks every pair of hands as ``ours`` does."""
-    order = np.lexsort((theirs, ours))
-    step_ours = np.diff(ours[order])
-    step_theirs = np.diff(theirs[order])
-    return bool(np.array_equal(step_ours > 0, step_theirs > 0))
 
 
 def contenders() -> list[Contender]:
@@ -324,24 +300,6 @@ def prepare(contender: Contender, rows: list[list[int]], config: Config) -> Entr
     )
 
 
-def time_in_rounds(entries: list[Entry]) -> None:
-    """Time each entry ``repeats`` times, one pass of every entry per round, so that all of
-    them meet the same changes in the machine's load; keep each one's best time.
-
-    Each pass follows an untimed pass over a tenth of its hands, which brings back into the
-    caches the tables the other entries pushed out.
-    """
-    with gc_paused():
-        for round_ in range(max(entry.repeats for entry in entries)):
-            for entry in entries:
-                if round_ < entry.repeats:
-                    entry.warmup()
-                    seconds, result = timed(entry.work)
-                    entry.best = min(entry.best, seconds)
-                    if entry.first_result is None:
-                        entry.first_result = result
-
-
 def bench_evaluators(report: Report, hands: Hands) -> None:
     config = report.config
     n = len(hands)
@@ -363,11 +321,13 @@ def bench_evaluators(report: Report, hands: Hands) -> None:
         )
     rows = hands.tolist()
     entries += [prepare(contender, rows, config) for contender in contenders()]
-    time_in_rounds(entries)
+    # Each pass follows an untimed pass over a tenth of its hands, which brings back into the
+    # caches the tables the other entries pushed out.
+    time_in_rounds(entries, before=lambda entry: entry.warmup())
 
-    ours = entries[0].strength(entries[0].first_result)
+    ours = entries[0].strength(entries[0].result)
     for entry in entries:
-        theirs = entry.strength(entry.first_result)
+        theirs = entry.strength(entry.result)
         if entry.ours and not np.array_equal(ours, theirs):
             raise SystemExit(f"{entry.call} gives different values from {entries[0].call}")
         if not same_order(ours[: entry.hands_timed], theirs):
@@ -432,33 +392,6 @@ def bench_bad_beat(report: Report) -> None:
         log(f"  {name}: {result.hands_per_s / 1e6:.2f} M hands/s")
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def machine_facts() -> dict[str, Any]:
-    versions = {}
-    for package in ("numpy", "numba", "ray", *LIBRARIES):
-        try:
-            versions[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            versions[package] = "not installed"
-    return {
-        "cpu_count": os.cpu_count(),
-        "cpu_model": cpu_model(),
-        "load_average_at_start": os.getloadavg()[0],
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "platform": platform.platform(),
-        "versions": versions,
-    }
-
-
 def rate(hands_per_s: float) -> str:
     if hands_per_s >= 1e6:
         return f"{hands_per_s / 1e6:,.2f} M"
@@ -496,26 +429,41 @@ def markdown(report: Report) -> str:
         f"Ratios are to the fastest other library through its public API: {base.name}, "
         f"`{base.call}`.",
         "",
-        "| library | call | hands timed | hands/s | × fastest other |",
-        "|---|---|---:|---:|---:|",
     ]
+    evaluators = []
     for e in report.evaluators:
         count = f"{e.hands_timed:,}"
         if e.hands_timed < report.config.hands:
             count += " (prefix)"
         ratio = times(e.hands_per_s / base.hands_per_s)
-        lines.append(f"| {e.name} | `{e.call}` | {count} | {rate(e.hands_per_s)} | {ratio} |")
+        evaluators.append((e.name, f"`{e.call}`", count, rate(e.hands_per_s), ratio))
+    lines += markdown_table(
+        ("library", "call", "hands timed", "hands/s", "× fastest other"),
+        "llrrr",
+        evaluators,
+        spaced=False,
+    )
     one_core = report.runners[0]
     lines += [
         "",
         f"## Bad-beat kernel ({PLAYERS} players, every player to the river)",
         "",
-        "| runner | CPUs | hands | hands/s | × one core |",
-        "|---|---:|---:|---:|---:|",
     ]
-    for r in report.runners:
-        ratio = times(r.hands_per_s / one_core.hands_per_s)
-        lines.append(f"| {r.runner} | {r.cpus} | {r.hands:,} | {rate(r.hands_per_s)} | {ratio} |")
+    lines += markdown_table(
+        ("runner", "CPUs", "hands", "hands/s", "× one core"),
+        "lrrrr",
+        [
+            (
+                r.runner,
+                r.cpus,
+                f"{r.hands:,}",
+                rate(r.hands_per_s),
+                times(r.hands_per_s / one_core.hands_per_s),
+            )
+            for r in report.runners
+        ],
+        spaced=False,
+    )
     lines += [
         "",
         f"Every run of both runners gave the same tally: {one_core.jackpot_hands:,} jackpot "
@@ -525,11 +473,12 @@ def markdown(report: Report) -> str:
         "",
     ]
     if report.config.smoke:
-        lines += ["Quick smoke run: the sizes are too small for these figures to mean much.", ""]
-    lines += ["| target | measured | met |", "|---|---:|:---:|"]
+        lines += [SMOKE_NOTE, ""]
+    met = []
     for name, measured, goal, unit in targets(report):
         shown = f"{measured / 1e6:.2f} M/s" if unit == "rate" else times(measured)
-        lines.append(f"| {name} | {shown} | {'yes' if measured >= goal else 'no'} |")
+        met.append((name, shown, "yes" if measured >= goal else "no"))
+    lines += markdown_table(("target", "measured", "met"), "lrc", met, spaced=False)
     lines += [
         "",
         "Each figure is the best of its repeats, taken in rounds of one pass of every call so "
@@ -606,23 +555,10 @@ def as_json(report: Report) -> dict[str, Any]:
     }
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, help="random 7-card hands to evaluate (200,000)")
-    parser.add_argument("--quick", action="store_true", help="small sizes for a smoke run")
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the numbers here")
-    args = parser.parse_args(argv)
-    if args.hands is not None and args.hands < 1:
-        parser.error("--hands must be positive")
-    return args
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    config = QUICK if args.quick else Config()
-    if args.hands is not None:
-        config = replace(config, hands=args.hands)
-    report = Report(machine_facts(), config)
+    args = parse_args(argv, __doc__.splitlines()[0], "random 7-card hands to evaluate (200,000)")
+    config = chosen_config(args, Config(), QUICK)
+    report = Report(machine_facts(("numpy", "numba", "ray", *LIBRARIES)), config)
     started = time.perf_counter()
 
     log(f"evaluators on {config.hands:,} hands")
@@ -635,8 +571,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(markdown(report))
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(as_json(report), indent=2) + "\n")
+        write_json(args.json, as_json(report))
     return 0
 
 

@@ -12,34 +12,14 @@ import random
 
 import numpy as np
 import pytest
-from pokerkit import (
-    Automation,
-    BettingStructure,
-    Deck,
-    Mode,
-    Opening,
-    StandardHighHand,
-    State,
-    Street,
-)
+from pokerkit import BettingStructure, Opening, State, Street
 
 from simulations.cards import format_card
-from simulations.engine.events import Awarded
 from simulations.engine.game import holdem
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Limit, Stakes
+from tests.pokerkit_oracle import assert_same_final_stacks, assert_same_wager, cash_game, play_on
 
-AUTOMATIONS = (
-    Automation.ANTE_POSTING,
-    Automation.BET_COLLECTION,
-    Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.CARD_BURNING,
-    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    Automation.HAND_KILLING,
-    Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
-    Automation.RUNOUT_COUNT_SELECTION,
-)
 STRUCTURES = {
     Limit.NO: BettingStructure.NO_LIMIT,
     Limit.POT: BettingStructure.POT_LIMIT,
@@ -58,20 +38,7 @@ def _pokerkit_state(limit: Limit, stacks: list[int], ante: int) -> State:
         Street(True, (), 1, False, Opening.POSITION, big, cap),
         Street(True, (), 1, False, Opening.POSITION, big, cap),
     )
-    return State(
-        AUTOMATIONS,
-        Deck.STANDARD,
-        (StandardHighHand,),
-        streets,
-        STRUCTURES[limit],
-        True,
-        ante,
-        (1, 2),
-        0,
-        stacks,
-        len(stacks),
-        mode=Mode.CASH_GAME,
-    )
+    return cash_game(streets, STRUCTURES[limit], stacks, ante=ante, blinds_or_straddles=(1, 2))
 
 
 def _play_one(limit: Limit, seed: int) -> None:
@@ -113,14 +80,7 @@ def _play_one(limit: Limit, seed: int) -> None:
             assert seat_of[state.actor_index] == legal.seat
             theirs_call = state.checking_or_calling_amount
             assert theirs_call == legal.to_call, (theirs_call, legal)
-            if state.can_complete_bet_or_raise_to():
-                theirs = (
-                    state.min_completion_betting_or_raising_to_amount,
-                    state.max_completion_betting_or_raising_to_amount,
-                )
-                assert legal.wager == theirs, (legal, theirs)
-            else:
-                assert legal.wager is None, legal
+            assert_same_wager(state, legal, seed)
             options = [Action.check() if legal.can_check else Action.call()]
             if legal.can_fold:
                 options.append(Action.fold())
@@ -133,26 +93,10 @@ def _play_one(limit: Limit, seed: int) -> None:
                     options += [legal.wager_action(t) for t in (low, middle, high)]
             action = chooser.choice(options)
             hand.act(action)
-            if action.kind.value == "fold":
-                state.fold()
-            elif action.total is None:
-                state.check_or_call()
-            else:
-                state.complete_bet_or_raise_to(action.total)
+            play_on(state, action)
         else:
             pytest.fail(f"pokerkit waits for something unexpected: {state}")
-    assert hand.finished
-    ours = [hand.stacks[s] for s in seat_of]
-    theirs = list(state.stacks)
-    assert sum(ours) == sum(theirs) == sum(stacks)
-    awarded = [e.pot for e in hand.events if isinstance(e, Awarded)]
-    if len(awarded) == len(set(awarded)):
-        assert ours == theirs, (seed, ours, theirs)
-    else:
-        # A split pot: pokerkit merges pots whose contenders end up the same before it
-        # divides them, where we divide each pot on its own; the odd chips may then land
-        # differently, one chip a pot at most.
-        assert all(abs(a - b) <= len(hand.pots) for a, b in zip(ours, theirs, strict=True))
+    assert_same_final_stacks(hand, state, seat_of, stacks, seed)
 
 
 @pytest.mark.slow

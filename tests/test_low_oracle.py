@@ -24,10 +24,10 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from simulations.cards import format_card
 from simulations.dealing import deal
 from simulations.evaluators.badugi import evaluate_badugi_batch
 from simulations.evaluators.lowball import Lowball, Qualifier, evaluate_low_batch
+from tests.pokerkit_oracle import PK_CARDS, assert_same_order
 
 pokerkit = pytest.importorskip("pokerkit")
 
@@ -35,7 +35,6 @@ N_HANDS = 100_000
 SEED = 20240612
 DECK = np.arange(52, dtype=np.int8)
 MISSING = -(1 << 40)  # below every pokerkit key: no entry (no low)
-PK_CARDS = [pokerkit.Card.clean(format_card(code))[0] for code in range(52)]
 CODES = np.arange(52)
 STANDARD_RANK = CODES // 4
 # Ace-to-six on pokerkit's deuce-to-seven lookup: every rank moves one up, the ace to the bottom.
@@ -44,16 +43,6 @@ ACE_LOW_RANK = (CODES // 4 + 1) % 13
 
 def relabelled(codes: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64]) -> list[object]:
     return [PK_CARDS[int(ranks[c]) * 4 + int(c) % 4] for c in codes]
-
-
-def assert_same_order(ours: npt.NDArray[np.int32], theirs: npt.NDArray[np.int64]) -> None:
-    """Sorted by our value, pokerkit's keys never decrease and ties coincide exactly."""
-    order = np.argsort(ours, kind="stable")
-    ours_sorted, theirs_sorted = ours[order], theirs[order]
-    falls = np.flatnonzero(np.diff(theirs_sorted) < 0)
-    assert falls.size == 0, f"pokerkit ranks hand {order[falls[0] + 1]} below the one before it"
-    mismatch = np.flatnonzero((np.diff(ours_sorted) == 0) != (np.diff(theirs_sorted) == 0))
-    assert mismatch.size == 0, f"tie disagreement at hands {order[mismatch[0] : mismatch[0] + 2]}"
 
 
 # --- five-card lows -----------------------------------------------------------------------------
@@ -213,16 +202,6 @@ def test_badugi_class_lookup_matches_from_game(badugi_table: npt.NDArray[np.int6
     fast = best_badugi_keys(hands, badugi_table)
     for row, key in zip(hands.tolist(), fast.tolist(), strict=True):
         assert -pokerkit.BadugiHand.from_game([PK_CARDS[c] for c in row]).entry.index == key
-
-
-def test_order_check_can_fail() -> None:
-    """The comparison itself rejects a swapped pair and a spurious tie."""
-    ours = np.array([1, 2, 3, 3], dtype=np.int32)
-    assert_same_order(ours, np.array([10, 20, 30, 30]))
-    with pytest.raises(AssertionError, match="below"):
-        assert_same_order(ours, np.array([20, 10, 30, 30]))
-    with pytest.raises(AssertionError, match="tie disagreement"):
-        assert_same_order(ours, np.array([10, 10, 30, 30]))
 
 
 def test_relabelling_moves_the_ace_below_the_deuce() -> None:

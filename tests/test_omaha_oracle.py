@@ -15,16 +15,15 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from simulations.cards import format_card
 from simulations.dealing import deal
 from simulations.evaluators.omaha import evaluate_omaha_batch
+from tests.pokerkit_oracle import PK_CARDS, assert_from_game_indices, assert_same_order
 
 pokerkit = pytest.importorskip("pokerkit")
 
 N_HANDS = 100_000
 SEED = 20_240_612
 DECK = np.arange(52, dtype=np.int8)
-PK_CARDS = [pokerkit.Card.clean(format_card(code))[0] for code in range(52)]
 LOOKUP = pokerkit.OmahaHoldemHand.lookup
 
 
@@ -56,17 +55,6 @@ def pokerkit_keys(hands: npt.NDArray[np.int8], hole: int = 4) -> npt.NDArray[np.
     return best
 
 
-def assert_same_order(ours: npt.NDArray[np.int32], theirs: npt.NDArray[np.int64]) -> None:
-    """Sorted by our value, pokerkit's keys never decrease and ties coincide exactly."""
-    order = np.argsort(ours, kind="stable")
-    ours_sorted, theirs_sorted = ours[order], theirs[order]
-    steps = np.diff(theirs_sorted)
-    falls = np.flatnonzero(steps < 0)
-    assert falls.size == 0, f"pokerkit ranks hand {order[falls[0] + 1]} below the one before it"
-    mismatch = np.flatnonzero((np.diff(ours_sorted) == 0) != (steps == 0))
-    assert mismatch.size == 0, f"tie disagreement at hands {order[mismatch[0] : mismatch[0] + 2]}"
-
-
 @pytest.mark.slow
 def test_orders_100000_random_omaha_hands_exactly_as_pokerkit() -> None:
     hands = deal(np.random.default_rng(SEED), DECK, N_HANDS, 9)
@@ -85,18 +73,4 @@ def test_five_hole_cards_same_order_as_pokerkit() -> None:
 def test_shortcut_matches_from_game() -> None:
     """The array shortcut gives ``OmahaHoldemHand.from_game``'s own entries."""
     sample = deal(np.random.default_rng(SEED + 2), DECK, 400, 9)
-    fast = pokerkit_keys(sample)
-    for row, key in zip(sample.tolist(), fast.tolist(), strict=True):
-        hand = pokerkit.OmahaHoldemHand.from_game(
-            [PK_CARDS[c] for c in row[:4]], [PK_CARDS[c] for c in row[4:]]
-        )
-        assert hand.entry.index == key
-
-
-def test_order_check_can_fail() -> None:
-    ours = np.array([1, 2, 3, 3], dtype=np.int32)
-    assert_same_order(ours, np.array([10, 20, 30, 30]))
-    with pytest.raises(AssertionError, match="below"):
-        assert_same_order(ours, np.array([20, 10, 30, 30]))
-    with pytest.raises(AssertionError, match="tie disagreement"):
-        assert_same_order(ours, np.array([10, 10, 30, 30]))
+    assert_from_game_indices(pokerkit.OmahaHoldemHand, sample, pokerkit_keys(sample), hole=4)

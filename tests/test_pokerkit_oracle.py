@@ -14,17 +14,14 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from simulations.cards import format_card
 from simulations.evaluators.high import evaluate_high_batch
+from tests.pokerkit_oracle import PK_CARDS, assert_from_game_indices, assert_same_order
 
 pokerkit = pytest.importorskip("pokerkit")
 
 N_HANDS = 100_000
 SEED = 20240607
 SUBSETS = list(itertools.combinations(range(7), 5))
-
-# pokerkit's card for each of our codes, parsed from our own formatting ('As', 'Td', ...).
-PK_CARDS = [pokerkit.Card.clean(format_card(code))[0] for code in range(52)]
 
 
 def deal(n: int, seed: int) -> npt.NDArray[np.int8]:
@@ -43,24 +40,6 @@ def pokerkit_keys(hands: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
     return keys
 
 
-def assert_same_order(ours: npt.NDArray[np.int32], theirs: npt.NDArray[np.int64]) -> None:
-    """Sorted by our value, pokerkit's keys never decrease and ties coincide exactly.
-
-    Along that order both sequences are non-decreasing, so when neighbours tie in one exactly
-    when they tie in the other, the two rankings are the same total preorder.
-    """
-    order = np.argsort(ours, kind="stable")
-    ours_sorted, theirs_sorted = ours[order], theirs[order]
-    assert np.all(np.diff(ours_sorted) >= 0)
-    steps = np.diff(theirs_sorted)
-    falls = np.flatnonzero(steps < 0)
-    assert falls.size == 0, f"pokerkit ranks hand {order[falls[0] + 1]} below the one before it"
-    same_ours = np.diff(ours_sorted) == 0
-    same_theirs = steps == 0
-    mismatch = np.flatnonzero(same_ours != same_theirs)
-    assert mismatch.size == 0, f"tie disagreement at hands {order[mismatch[0] : mismatch[0] + 2]}"
-
-
 @pytest.mark.slow
 def test_orders_100000_random_hands_exactly_as_pokerkit() -> None:
     hands = deal(N_HANDS, SEED)
@@ -75,12 +54,7 @@ def test_orders_100000_random_hands_exactly_as_pokerkit() -> None:
 def test_direct_lookup_matches_from_game() -> None:
     """The fast pokerkit path above equals ``StandardHighHand.from_game`` (2 hole + 5 board)."""
     sample = deal(1_000, SEED + 1)
-    fast = pokerkit_keys(sample)
-    for row, key in zip(sample.tolist(), fast.tolist(), strict=True):
-        hand = pokerkit.StandardHighHand.from_game(
-            [PK_CARDS[c] for c in row[:2]], [PK_CARDS[c] for c in row[2:]]
-        )
-        assert hand.entry.index == key
+    assert_from_game_indices(pokerkit.StandardHighHand, sample, pokerkit_keys(sample), hole=2)
 
 
 def test_card_translation() -> None:
@@ -95,7 +69,8 @@ def test_small_sample_same_order() -> None:
 
 
 def test_order_check_can_fail() -> None:
-    """The comparison itself rejects a swapped pair and a spurious tie."""
+    """The comparison itself (shared by the evaluator oracles) rejects a swapped pair and a
+    spurious tie."""
     ours = np.array([1, 2, 3, 3], dtype=np.int32)
     assert_same_order(ours, np.array([10, 20, 30, 30]))
     with pytest.raises(AssertionError, match="below"):

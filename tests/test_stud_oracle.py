@@ -11,34 +11,14 @@ import random
 
 import numpy as np
 import pytest
-from pokerkit import (
-    Automation,
-    BettingStructure,
-    Deck,
-    Mode,
-    Opening,
-    StandardHighHand,
-    State,
-    Street,
-)
+from pokerkit import BettingStructure, Opening, State, Street
 
 from simulations.cards import format_card
-from simulations.engine.events import Awarded
 from simulations.engine.game import seven_card_stud
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Stakes
+from tests.pokerkit_oracle import assert_same_final_stacks, assert_same_wager, cash_game, play_on
 
-AUTOMATIONS = (
-    Automation.ANTE_POSTING,
-    Automation.BET_COLLECTION,
-    Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.CARD_BURNING,
-    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    Automation.HAND_KILLING,
-    Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
-    Automation.RUNOUT_COUNT_SELECTION,
-)
 SMALL, BIG, BRING_IN = 4, 8, 1
 
 
@@ -52,20 +32,7 @@ def _pokerkit_state(stacks: list[int], ante: int) -> State:
         Street(True, (True,), 0, False, Opening.HIGH_HAND, BIG, None),
         Street(True, (False,), 0, False, Opening.HIGH_HAND, BIG, None),
     )
-    return State(
-        AUTOMATIONS,
-        Deck.STANDARD,
-        (StandardHighHand,),
-        streets,
-        BettingStructure.FIXED_LIMIT,
-        True,
-        ante,
-        0,
-        BRING_IN,
-        stacks,
-        len(stacks),
-        mode=Mode.CASH_GAME,
-    )
+    return cash_game(streets, BettingStructure.FIXED_LIMIT, stacks, ante=ante, bring_in=BRING_IN)
 
 
 def _play_one(seed: int) -> None:
@@ -95,14 +62,7 @@ def _play_one(seed: int) -> None:
             else:
                 assert legal.bring_in is None and legal.seat == state.actor_index
                 assert state.checking_or_calling_amount == legal.to_call
-            if state.can_complete_bet_or_raise_to():
-                theirs = (
-                    state.min_completion_betting_or_raising_to_amount,
-                    state.max_completion_betting_or_raising_to_amount,
-                )
-                assert legal.wager == theirs, (seed, legal, theirs)
-            else:
-                assert legal.wager is None, (seed, legal)
+            assert_same_wager(state, legal, seed)
             if legal.bring_in is not None:
                 options = [Action.bring_in()]
             else:
@@ -114,24 +74,11 @@ def _play_one(seed: int) -> None:
                 options.append(legal.wager_action(legal.wager[0]))  # short all-ins: see hold'em
             action = chooser.choice(options)
             hand.act(action)
-            if action.kind.value == "bring-in":
-                state.post_bring_in()
-            elif action.kind.value == "fold":
-                state.fold()
-            elif action.total is None:
-                state.check_or_call()
-            else:
-                state.complete_bet_or_raise_to(action.total)
+            play_on(state, action)
         else:
             pytest.fail(f"pokerkit waits for something unexpected: {state}")
-    assert hand.finished
-    ours, theirs = list(hand.stacks), list(state.stacks)
-    assert sum(ours) == sum(theirs) == sum(stacks)
-    awarded = [e.pot for e in hand.events if isinstance(e, Awarded)]
-    if len(awarded) == len(set(awarded)):
-        assert ours == theirs, (seed, ours, theirs)
-    else:  # split pots: pokerkit merges pots before dividing (see the hold'em oracle)
-        assert all(abs(a - b) <= len(hand.pots) for a, b in zip(ours, theirs, strict=True))
+    # pokerkit's player i sits in our seat i.
+    assert_same_final_stacks(hand, state, range(n), stacks, seed)
 
 
 @pytest.mark.filterwarnings("ignore:A card being dealt")  # pokerkit's own deck order differs

@@ -1,0 +1,183 @@
+"""What the benchmark scripts share: logging, timing, machine facts, options and output.
+
+The scripts are run as ``python bench/NAME.py``, which puts this folder on ``sys.path``, so
+they import this module as ``common``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+T = TypeVar("T")
+C = TypeVar("C", bound="Timed")
+
+SMOKE_NOTE = "Quick smoke run: the sizes are too small for these figures to mean much."
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def timed(work: Callable[[], T]) -> tuple[float, T]:
+    start = time.perf_counter()
+    result = work()
+    return time.perf_counter() - start, result
+
+
+def best_of(work: Callable[[], T], repeats: int) -> tuple[float, T | None]:
+    """The shortest of ``repeats`` wall times of ``work``, and its last result."""
+    best, result = float("inf"), None
+    for _ in range(repeats):
+        seconds, result = timed(work)
+        best = min(best, seconds)
+    return best, result
+
+
+class Timed(Protocol):
+    """A call timed by :func:`time_in_rounds`: its best time and its first result so far."""
+
+    repeats: int
+    work: Callable[[], Any]
+    best: float
+    result: Any
+
+
+def time_in_rounds(
+    contenders: Sequence[C],
+    *,
+    before: Callable[[C], object] | None = None,
+    after: Callable[[C, float], object] | None = None,
+) -> None:
+    """Time each contender ``repeats`` times, one pass of every contender per round, so that
+    all meet the same changes in the machine's load; keep each one's best time and its first
+    result.  ``before`` runs untimed ahead of each pass, ``after`` is told each pass's time."""
+    with gc_paused():
+        for round_ in range(max(c.repeats for c in contenders)):
+            for c in contenders:
+                if round_ < c.repeats:
+                    if before is not None:
+                        before(c)
+                    seconds, result = timed(c.work)
+                    c.best = min(c.best, seconds)
+                    if c.result is None:
+                        c.result = result
+                    if after is not None:
+                        after(c, seconds)
+
+
+def same_order(ours: npt.NDArray[np.integer], theirs: npt.NDArray[np.integer]) -> bool:
+    """Whether ``theirs`` (larger is stronger) ranks every pair of hands as ``ours`` does."""
+    order = np.lexsort((theirs, ours))
+    return bool(np.array_equal(np.diff(ours[order]) > 0, np.diff(theirs[order]) > 0))
+
+
+def cpu_model(fallback: str = "unknown") -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or fallback
+
+
+def pin_to_one_cpu() -> int | None:
+    """Keep this process on one CPU, the same for every contender; which one, if any."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    pinned = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {pinned})
+    return pinned
+
+
+def package_versions(packages: Iterable[str]) -> dict[str, str]:
+    versions = {}
+    for package in packages:
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = "not installed"
+    return versions
+
+
+def machine_facts(packages: Iterable[str], *, pin: bool = False) -> dict[str, Any]:
+    """The machine, its load and the versions of ``packages``; with ``pin``, this process is
+    first pinned to one CPU (``pinned_cpu``)."""
+    versions = package_versions(packages)
+    facts: dict[str, Any] = {"cpu_count": os.cpu_count(), "cpu_model": cpu_model()}
+    if pin:
+        facts["pinned_cpu"] = pin_to_one_cpu()
+    return facts | {
+        "load_average_at_start": os.getloadavg()[0],
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "platform": platform.platform(),
+        "versions": versions,
+    }
+
+
+def parse_args(argv: Sequence[str] | None, description: str, hands_help: str) -> argparse.Namespace:
+    """``--hands N``, ``--quick`` and ``--json PATH``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--hands", type=int, help=hands_help)
+    parser.add_argument("--quick", action="store_true", help="small sizes for a smoke run")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the numbers here")
+    args = parser.parse_args(argv)
+    if args.hands is not None and args.hands < 1:
+        parser.error("--hands must be positive")
+    return args
+
+
+def chosen_config(args: argparse.Namespace, default: T, quick: T) -> T:
+    """``quick`` under ``--quick``, else ``default``; with ``--hands N``, its ``hands``."""
+    config = quick if args.quick else default
+    if args.hands is not None:
+        config = replace(config, hands=args.hands)  # type: ignore[type-var]
+    return config
+
+
+def write_json(path: Path, payload: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(payload, indent=2) + "\n")
+
+
+RULES = {"l": "---", "r": "---:", "c": ":---:"}
+
+
+def markdown_table(
+    header: Sequence[str], aligns: str, rows: Iterable[Sequence[object]], *, spaced: bool = True
+) -> list[str]:
+    """A Markdown table's lines: ``aligns`` has a letter a column, ``l``, ``r`` or ``c``; the
+    rule under the header is written ``| --- | ---: |``, or ``|---|---:|`` unless ``spaced``."""
+
+    def row(cells: Sequence[object]) -> str:
+        return "| " + " | ".join(str(cell) for cell in cells) + " |"
+
+    rules = [RULES[align] for align in aligns]
+    rule = row(rules) if spaced else "|" + "|".join(rules) + "|"
+    return [row(header), rule, *(row(cells) for cells in rows)]

@@ -1,0 +1,139 @@
+"""pokerkit, set up once for the oracle tests that hold our evaluators and engine to it.
+
+pokerkit is a test dependency; a test module that imports this one is skipped without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from simulations.cards import format_card
+from simulations.engine.events import Awarded
+from simulations.engine.hand import Action, Hand, LegalActions
+
+pokerkit = pytest.importorskip("pokerkit")
+
+# pokerkit's card for each of our codes, parsed from our own formatting ('As', 'Td', ...).
+PK_CARDS = [pokerkit.Card.clean(format_card(code))[0] for code in range(52)]
+
+# Everything but the dealing of the cards and the players' choices is left to pokerkit.
+AUTOMATIONS = (
+    pokerkit.Automation.ANTE_POSTING,
+    pokerkit.Automation.BET_COLLECTION,
+    pokerkit.Automation.BLIND_OR_STRADDLE_POSTING,
+    pokerkit.Automation.CARD_BURNING,
+    pokerkit.Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    pokerkit.Automation.HAND_KILLING,
+    pokerkit.Automation.CHIPS_PUSHING,
+    pokerkit.Automation.CHIPS_PULLING,
+    pokerkit.Automation.RUNOUT_COUNT_SELECTION,
+)
+
+
+def pk_cards(codes: Iterable[int]) -> list[Any]:
+    return [PK_CARDS[code] for code in codes]
+
+
+# --- evaluators ---------------------------------------------------------------------------------
+
+
+def assert_same_order(ours: npt.NDArray[np.int32], theirs: npt.NDArray[np.int64]) -> None:
+    """Sorted by our value, pokerkit's keys never decrease and ties coincide exactly.
+
+    Along that order both sequences are non-decreasing, so when neighbours tie in one exactly
+    when they tie in the other, the two rankings are the same total preorder.
+    """
+    order = np.argsort(ours, kind="stable")
+    ours_sorted, theirs_sorted = ours[order], theirs[order]
+    steps = np.diff(theirs_sorted)
+    falls = np.flatnonzero(steps < 0)
+    assert falls.size == 0, f"pokerkit ranks hand {order[falls[0] + 1]} below the one before it"
+    mismatch = np.flatnonzero((np.diff(ours_sorted) == 0) != (steps == 0))
+    assert mismatch.size == 0, f"tie disagreement at hands {order[mismatch[0] : mismatch[0] + 2]}"
+
+
+def assert_from_game_indices(
+    hand_type: Any, hands: npt.NDArray[np.int8], keys: npt.NDArray[np.int64], hole: int
+) -> None:
+    """Each hand's ``hand_type.from_game(hole cards, board)`` has ``keys``' entry index."""
+    for row, key in zip(hands.tolist(), keys.tolist(), strict=True):
+        assert hand_type.from_game(pk_cards(row[:hole]), pk_cards(row[hole:])).entry.index == key
+
+
+# --- the hand state machine ---------------------------------------------------------------------
+
+
+def cash_game(
+    streets: Sequence[Any],
+    betting_structure: Any,
+    stacks: Sequence[int],
+    *,
+    ante: int = 0,
+    blinds_or_straddles: Any = 0,
+    bring_in: int = 0,
+) -> Any:
+    """A pokerkit cash game of high hands on a standard deck with :data:`AUTOMATIONS`, so
+    that the test deals the cards and plays the actions."""
+    return pokerkit.State(
+        AUTOMATIONS,
+        pokerkit.Deck.STANDARD,
+        (pokerkit.StandardHighHand,),
+        streets,
+        betting_structure,
+        True,
+        ante,
+        blinds_or_straddles,
+        bring_in,
+        stacks,
+        len(stacks),
+        mode=pokerkit.Mode.CASH_GAME,
+    )
+
+
+def assert_same_wager(state: Any, legal: LegalActions, seed: int) -> None:
+    """pokerkit offers the same smallest and largest bet, raise or completion as ours, or
+    none when ours has none."""
+    if state.can_complete_bet_or_raise_to():
+        theirs = (
+            state.min_completion_betting_or_raising_to_amount,
+            state.max_completion_betting_or_raising_to_amount,
+        )
+        assert legal.wager == theirs, (seed, legal, theirs)
+    else:
+        assert legal.wager is None, (seed, legal)
+
+
+def play_on(state: Any, action: Action) -> None:
+    """Our ``action``, played on pokerkit's ``state``."""
+    if action.kind.value == "bring-in":
+        state.post_bring_in()
+    elif action.kind.value == "fold":
+        state.fold()
+    elif action.total is None:
+        state.check_or_call()
+    else:
+        state.complete_bet_or_raise_to(action.total)
+
+
+def assert_same_final_stacks(
+    hand: Hand, state: Any, seat_of: Sequence[int], stacks: Sequence[int], seed: int
+) -> None:
+    """Both hands are over with the same final stacks; ``seat_of`` is our seat of pokerkit's
+    player ``i``, ``stacks`` the starting stacks."""
+    assert hand.finished
+    ours = [hand.stacks[s] for s in seat_of]
+    theirs = list(state.stacks)
+    assert sum(ours) == sum(theirs) == sum(stacks)
+    awarded = [e.pot for e in hand.events if isinstance(e, Awarded)]
+    if len(awarded) == len(set(awarded)):
+        assert ours == theirs, (seed, ours, theirs)
+    else:
+        # A split pot: pokerkit merges pots whose contenders end up the same before it
+        # divides them, where we divide each pot on its own; the odd chips may then land
+        # differently, one chip a pot at most.
+        assert all(abs(a - b) <= len(hand.pots) for a, b in zip(ours, theirs, strict=True))

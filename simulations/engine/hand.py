@@ -11,7 +11,9 @@ raise again after a short all-in; :func:`~simulations.engine.limits.reopens`), a
 before the deal' (ante first, then the blind; others must still call the full blind).
 Action starts left of the last blind before the first street's cards and left of the
 button after; heads-up the button posts the small blind, acts first before the flop and
-last after ('When there are only two players').
+last after ('When there are only two players').  Stud games open with the bring-in and then
+the best hand showing (:mod:`simulations.engine.forced`); the pots are settled by
+:func:`~simulations.engine.settle.settle`.
 """
 
 from __future__ import annotations

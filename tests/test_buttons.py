@@ -1,10 +1,22 @@
-"""Buttons between hands: the rule texts' Alice-Ellen cases for each rule."""
+"""Buttons between hands: the rule texts' Alice-Ellen cases for each rule, and hands played
+with the blinds where the rules put them."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from simulations.engine.buttons import ButtonRule, Positions, next_positions
+from simulations.engine.buttons import (
+    ButtonRule,
+    HandSeating,
+    Positions,
+    hand_seating,
+    next_positions,
+)
+from simulations.engine.forced import BlindSeats
+from simulations.engine.game import holdem
+from simulations.engine.hand import Action, Hand
+from simulations.engine.limits import Limit
 
 ALICE, BOB, CAROL, DAVID, ELLEN, FRANK = range(6)
 
@@ -102,3 +114,63 @@ def test_bad_input() -> None:
         next_positions(ButtonRule.DEAD, DEAD_LAST, _occupied(3, 0, 1))
     with pytest.raises(ValueError, match="no big blind"):
         next_positions(ButtonRule.DEAD, Positions(0, (), ()), _occupied(3))
+
+
+def _seated_hand(positions: Positions, occupied: list[bool]) -> tuple[Hand, HandSeating]:
+    seating = hand_seating(positions, occupied)
+    blinds = BlindSeats(seating.small_blinds, seating.big_blinds)
+    game = holdem(Limit.NO, blinds=(1, 2))
+    stacks = [100] * len(seating.table_seats)
+    rng = np.random.default_rng(5)
+    return Hand(game, stacks, seating.button, rng=rng, blind_seats=blinds), seating
+
+
+def test_moving_button_blinds_in_play() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Moving button rule': Alice out, Bob posts a small blind
+    on top of the button and Carol and David both post big blinds; Ellen acts first, and
+    both big blinds keep their option."""
+    occupied = _occupied(6, ALICE)
+    positions = next_positions(ButtonRule.MOVING, MOVING_LAST, occupied)
+    hand, seating = _seated_hand(positions, occupied)
+    table = seating.table_seats
+    assert {table[s]: c for s, c in enumerate(hand.contributed) if c} == {
+        BOB: 1,
+        CAROL: 2,
+        DAVID: 2,
+    }
+    order = []
+    while hand.street == 0:
+        legal = hand.legal_actions()
+        order.append(table[legal.seat])
+        hand.act(Action.check() if legal.can_check else Action.call())
+    assert order == [ELLEN, FRANK, BOB, CAROL, DAVID]
+    assert hand.pot_total == 10
+
+
+def test_dead_button_hand_without_a_small_blind() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Dead button rule', case 3: Alice and Bob out, Carol due
+    the big blind; the button stays dead on Alice's seat and there is no small blind.  Cards
+    and action start after the dead button: Carol first after the flop, David before it."""
+    occupied = _occupied(6, ALICE, BOB)
+    positions = next_positions(ButtonRule.DEAD, DEAD_LAST, occupied)
+    hand, seating = _seated_hand(positions, occupied)
+    table = seating.table_seats
+    assert table[seating.button] == FRANK  # the player before the dead button deals for it
+    assert [table[s] for s, c in enumerate(hand.contributed) if c] == [CAROL]
+    assert table[hand.legal_actions().seat] == DAVID
+    while hand.street == 0:
+        legal = hand.legal_actions()
+        hand.act(Action.check() if legal.can_check else Action.call())
+    assert table[hand.legal_actions().seat] == CAROL
+
+
+def test_bad_blind_seats() -> None:
+    with pytest.raises(ValueError, match="one blind at most"):
+        BlindSeats((1,), (1,))
+    with pytest.raises(ValueError, match="at least one big blind"):
+        BlindSeats((1,), ())
+    with pytest.raises(ValueError, match="is empty"):
+        hand_seating(Positions(0, (1,), (2,)), _occupied(3, 2))
+    game = holdem(Limit.NO, blinds=(1, 2))
+    with pytest.raises(ValueError, match="not a seat"):
+        Hand(game, [10] * 3, 0, rng=np.random.default_rng(1), blind_seats=BlindSeats((), (5,)))

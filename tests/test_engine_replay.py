@@ -31,7 +31,15 @@ from simulations.engine.game import (
     holdem,
     seven_card_stud,
 )
-from simulations.engine.hand import Action, ActionKind, Hand, IllegalAction, LegalActions, Post
+from simulations.engine.hand import (
+    Action,
+    ActionKind,
+    BlindSeats,
+    Hand,
+    IllegalAction,
+    LegalActions,
+    Post,
+)
 from simulations.engine.limits import IncompleteRaiseRule, Limit, PotLimitBlinds, Stakes
 from simulations.engine.pots import OddChipRule
 from simulations.engine.replay import (
@@ -422,8 +430,9 @@ def test_unsupported_games_are_refused() -> None:
 
 
 def test_unplayable_hands_are_refused() -> None:
-    """Kill blinds, posts and straddles cannot be recorded; three blinds heads-up, repeated
-    cards, empty stacks and bad buttons are refused before anything is replayed."""
+    """Kill blinds, posts, placed blinds and straddles cannot be recorded; three blinds
+    heads-up, repeated cards, empty stacks and bad buttons are refused before anything is
+    replayed."""
     game = holdem(Limit.NO, blinds=(1, 2))
     killed = Hand(game, [100] * 4, 0, rng=np.random.default_rng(1), kill=(3, Fraction(2)))
     with pytest.raises(ValueError, match="seat 3 posted a kill blind"):
@@ -431,6 +440,10 @@ def test_unplayable_hands_are_refused() -> None:
     posted = Hand(game, [100] * 4, 0, rng=np.random.default_rng(1), posts=[Post(3, True)])
     with pytest.raises(ValueError, match="seat 3 posted a new player's post"):
         record_hand(posted)
+    placed = BlindSeats((0,), (1, 2))  # a moving button's extra big blind
+    moved = Hand(game, [100] * 4, 0, rng=np.random.default_rng(1), blind_seats=placed)
+    with pytest.raises(ValueError, match="blinds after the button"):
+        record_hand(moved)
     straddling = holdem(Limit.NO, straddles=StraddleRule.LIVE)
     with pytest.raises(ValueError, match="straddles"):
         record_hand(Hand(straddling, [100] * 4, 0, rng=np.random.default_rng(1)))

@@ -88,3 +88,35 @@ def next_positions(rule: ButtonRule, previous: Positions, occupied: Sequence[boo
     bigs = tuple(s for s in _between(last_big, big, n) if occupied[s])
     smalls = tuple(s for s in previous.big_blinds if occupied[s])
     return Positions(button, smalls, bigs)
+
+
+@dataclass(frozen=True)
+class HandSeating:
+    """A hand's seats for :class:`~simulations.engine.hand.Hand`, which numbers only the
+    players dealt in: ``table_seats[i]`` is the table seat of hand seat ``i``.  A dead button
+    on an empty seat is given to the player before it, who deals the same order of cards and
+    action as the empty seat would; the blinds are in hand seats."""
+
+    table_seats: tuple[int, ...]
+    button: int
+    small_blinds: tuple[int, ...]
+    big_blinds: tuple[int, ...]
+
+
+def hand_seating(positions: Positions, occupied: Sequence[bool]) -> HandSeating:
+    """Number the players of the hand that ``positions`` describe, clockwise from seat 0."""
+    table_seats = tuple(seat for seat, here in enumerate(occupied) if here)
+    index = {seat: i for i, seat in enumerate(table_seats)}
+    for seat in (*positions.small_blinds, *positions.big_blinds):
+        if seat not in index:
+            raise ValueError(f"blind seat {seat} is empty")
+    button = positions.button
+    n = len(occupied)
+    while not occupied[button]:  # a dead button: the player before it plays its part
+        button = (button - 1) % n
+    return HandSeating(
+        table_seats,
+        index[button],
+        tuple(index[s] for s in positions.small_blinds),
+        tuple(index[s] for s in positions.big_blinds),
+    )

@@ -39,6 +39,27 @@ class Post:
         return blinds[-1], dead
 
 
+@dataclass(frozen=True)
+class BlindSeats:
+    """Who posts the blinds when the button rule says so rather than the two seats after the
+    button (Rules 002_376df91f076a6501.txt, 'Dead button rule', 'Moving button rule'): no
+    small blind, or several small and big blinds ('More than one small and/or big blind may
+    be posted in a hand').  Every blind is live; action starts left of the big blind last
+    in clockwise order from the button, and each big blind keeps the option."""
+
+    small: tuple[int, ...]
+    big: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        seats = [*self.small, *self.big]
+        if not self.big:
+            raise ValueError("a hand with blinds has at least one big blind")
+        if len(set(seats)) != len(seats):
+            raise ValueError(
+                f"a seat posts one blind at most, got small {self.small}, big {self.big}"
+            )
+
+
 def clockwise(button: int, n: int) -> list[int]:
     """Every seat clockwise from the dealer's left (the seat after ``button``)."""
     return [(button + 1 + i) % n for i in range(n)]

@@ -42,7 +42,13 @@ from simulations.engine.events import (
     Returned,
     Shown,
 )
-from simulations.engine.forced import Post, bring_in_seat, clockwise, showing_opener
+from simulations.engine.forced import (
+    BlindSeats,
+    Post,
+    bring_in_seat,
+    clockwise,
+    showing_opener,
+)
 from simulations.engine.game import ActingOrder, GameDefinition, StraddleRule
 from simulations.engine.limits import (
     Limit,
@@ -58,11 +64,15 @@ from simulations.evaluators.hand_value import HandValue
 from simulations.evaluators.high import evaluate_high
 from simulations.evaluators.selection import evaluate_selection
 
-__all__ = ["Action", "ActionKind", "Hand", "IllegalAction", "LegalActions", "Post"]
+__all__ = ["Action", "ActionKind", "BlindSeats", "Hand", "IllegalAction", "LegalActions", "Post"]
 
 
 class Hand:
-    """A hand of ``game`` between the seats of ``stacks``, the button at seat ``button``."""
+    """A hand of ``game`` between the seats of ``stacks``, the button at seat ``button``.
+
+    The blinds go to the seats after the button unless ``blind_seats`` places them (a button
+    rule's positions, through :func:`~simulations.engine.buttons.hand_seating`).
+    """
 
     def __init__(
         self,
@@ -75,6 +85,7 @@ class Hand:
         straddles: Sequence[tuple[int, int]] = (),
         kill: tuple[int, Fraction] | None = None,
         posts: Sequence[Post] = (),
+        blind_seats: BlindSeats | None = None,
     ) -> None:
         n = len(stacks)
         if not game.min_players <= n <= game.max_players:
@@ -89,6 +100,7 @@ class Hand:
         self.button = button
         self.n = n
         self.starting_stacks = tuple(int(s) for s in stacks)
+        self.blind_seats = blind_seats  # None: the blinds sit after the button
         self._deck = self._deck_order(deck, rng)
         self._next_card = 0
         # Whole chips while betting; the exact odd-chip rule may leave fractions at the end.
@@ -118,7 +130,7 @@ class Hand:
         self._cycle = list(range(self.n))  # the order of action, clockwise unless a kill
         self._bring_in_due = False  # the first round opens with the bring-in's choice
         self.stakes = game.stakes
-        self._post_forced_bets()
+        self._post_forced_bets(blind_seats)
         if kill is not None and straddles:
             raise ValueError("a hand takes a kill blind or straddles, not both")
         self._post_posts(posts)
@@ -267,7 +279,7 @@ class Hand:
         self.contributed[seat] += amount
         self.round_bets[seat] += amount
 
-    def _post_forced_bets(self) -> None:
+    def _post_forced_bets(self, blind_seats: BlindSeats | None) -> None:
         forced = self.game.forced
         # 'Any money the player holds must be applied to the ante first.'
         if forced.ante:
@@ -278,18 +290,25 @@ class Hand:
                 self.events.append(Posted(seat, PostKind.ANTE, amount, self.stacks[seat] == 0))
         blinds = forced.blinds
         if not blinds:
+            if blind_seats is not None:
+                raise ValueError(f"{self.game.name} has no blinds to place")
             return
-        if self.n == 2 and len(blinds) == 2:
-            posters = [self.button, (self.button + 1) % 2]
+        if blind_seats is not None:
+            placed = self._placed_blinds(blind_seats)
+        elif self.n == 2 and len(blinds) == 2:
+            placed = list(zip([self.button, (self.button + 1) % 2], blinds, strict=True))
         elif forced.first_blind_on_button:
-            posters = self._clockwise(self.button)[: len(blinds)]
+            placed = list(zip(self._clockwise(self.button), blinds, strict=False))
         else:
-            posters = self._clockwise(self.button + 1)[: len(blinds)]
-        for seat, blind in zip(posters, blinds, strict=False):
+            placed = list(zip(self._clockwise(self.button + 1), blinds, strict=False))
+        for seat, blind in placed:
             amount = min(blind, int(self.stacks[seat]))
             self._put(seat, amount)
             self.events.append(Posted(seat, PostKind.BLIND, amount, self.stacks[seat] == 0))
-        self._big_blind_seat = posters[len(blinds) - 1]
+        self._big_blind_seat = placed[-1][0]
+        if blind_seats is not None:  # left of the big blind furthest round from the button
+            far = max(blind_seats.big, key=lambda seat: (seat - self.button - 1) % self.n)
+            self._big_blind_seat = far
         self._first_actor_after = self._big_blind_seat
         # 'Players to act must call the complete amount of the big blind.'
         self._to_match = blinds[-1]
@@ -298,7 +317,19 @@ class Hand:
         if self.game.limit is Limit.POT and self.game.pot_limit_blinds is (
             PotLimitBlinds.SMALL_AS_BIG
         ):
-            self._small_blind_credit = sum(blinds[-1] - b for b in blinds[:-1])
+            self._small_blind_credit = sum(blinds[-1] - b for _, b in placed)
+
+    def _placed_blinds(self, seats: BlindSeats) -> list[tuple[int, int]]:
+        """(seat, blind) for blinds a button rule placed (small blinds first)."""
+        blinds = self.game.forced.blinds
+        if len(blinds) > 2:
+            raise ValueError("the button rules place a small and a big blind, not three blinds")
+        for seat in (*seats.small, *seats.big):
+            if not 0 <= seat < self.n:
+                raise ValueError(f"blind seat {seat} is not a seat 0..{self.n - 1}")
+        if seats.small and len(blinds) < 2:
+            raise ValueError(f"{self.game.name} has no small blind")
+        return [(s, blinds[0]) for s in seats.small] + [(s, blinds[-1]) for s in seats.big]
 
     def _blind_posters(self) -> set[int]:
         """Seats that have posted a blind, a post, a kill or a straddle (antes aside)."""

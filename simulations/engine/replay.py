@@ -562,10 +562,12 @@ def record_hand(hand: Hand) -> HandRecord:
     The actions come from its events (a wager is a raise when a bet stands: preflop the
     blinds, later a bet already made on the street); the deck order is rebuilt from the
     cards dealt, and positions the hand never reached hold the unused cards in order, which
-    no replay reads.  Straddles, kill blinds, posts and games the kernel does not play are
-    refused with a ValueError.
+    no replay reads.  Straddles, kill blinds, posts, blinds placed by a button rule and games
+    the kernel does not play are refused with a ValueError.
     """
     ReplayRules.from_game(hand.game)
+    if hand.blind_seats is not None:
+        raise ValueError("the replay kernel posts the blinds after the button, not elsewhere")
     n = hand.n
     actions: list[Action] = []
     burns: list[Card] = []

@@ -59,6 +59,17 @@ class BlindSeats:
                 f"a seat posts one blind at most, got small {self.small}, big {self.big}"
             )
 
+    def placed(self, blinds: Sequence[int], players: int) -> list[tuple[int, int]]:
+        """(seat, blind) of every blind, small blinds first, under the game's ``blinds``."""
+        if len(blinds) > 2:
+            raise ValueError("the button rules place a small and a big blind, not three blinds")
+        for seat in (*self.small, *self.big):
+            if not 0 <= seat < players:
+                raise ValueError(f"blind seat {seat} is not a seat 0..{players - 1}")
+        if self.small and len(blinds) < 2:
+            raise ValueError("this game has no small blind")
+        return [(s, blinds[0]) for s in self.small] + [(s, blinds[-1]) for s in self.big]
+
 
 def clockwise(button: int, n: int) -> list[int]:
     """Every seat clockwise from the dealer's left (the seat after ``button``)."""

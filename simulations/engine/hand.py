@@ -23,9 +23,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from simulations.cards import Card, ensure_distinct, format_card
-from simulations.decks import Deck
+from simulations.cards import Card, format_card
 from simulations.engine.actions import Action, ActionKind, IllegalAction, LegalActions
+from simulations.engine.deck_order import DeckOrder
 from simulations.engine.events import (
     Awarded,
     BetOrRaised,
@@ -101,8 +101,7 @@ class Hand:
         self.n = n
         self.starting_stacks = tuple(int(s) for s in stacks)
         self.blind_seats = blind_seats  # None: the blinds sit after the button
-        self._deck = self._deck_order(deck, rng)
-        self._next_card = 0
+        self._deck = DeckOrder.for_hand(game, n, deck, rng)
         # Whole chips while betting; the exact odd-chip rule may leave fractions at the end.
         self.stacks: list[Chips] = list(self.starting_stacks)
         self.contributed = [0] * n  # this hand, every street
@@ -243,33 +242,6 @@ class Hand:
 
     # -- internals ---------------------------------------------------------------------
 
-    def _deck_order(
-        self, deck: Sequence[int] | None, rng: np.random.Generator | None
-    ) -> list[Card]:
-        if deck is None:
-            if rng is None:
-                raise ValueError("deal from a given deck order or a seeded rng")
-            cards = [Card(int(c)) for c in Deck.standard().shuffled(rng)]
-        else:
-            cards = [Card(int(c)) for c in deck]
-            ensure_distinct(cards)
-        needed = sum(
-            (s.hole_cards + s.up_cards) * self.n + s.board_cards + (1 if s.burn else 0)
-            for s in self.game.streets
-        )
-        if len(cards) < needed:
-            # Running out of cards has rules of its own (a common last card); not played here.
-            raise ValueError(
-                f"the deck holds {len(cards)} cards; {self.n} players of {self.game.name} "
-                f"may need {needed}"
-            )
-        return cards
-
-    def _draw(self) -> Card:
-        card = self._deck[self._next_card]
-        self._next_card += 1
-        return card
-
     def _clockwise(self, start: int) -> list[int]:
         """Every seat, clockwise, beginning with ``start``."""
         return [(start + i) % self.n for i in range(self.n)]
@@ -294,7 +266,7 @@ class Hand:
                 raise ValueError(f"{self.game.name} has no blinds to place")
             return
         if blind_seats is not None:
-            placed = self._placed_blinds(blind_seats)
+            placed = blind_seats.placed(blinds, self.n)
         elif self.n == 2 and len(blinds) == 2:
             placed = list(zip([self.button, (self.button + 1) % 2], blinds, strict=True))
         elif forced.first_blind_on_button:
@@ -318,18 +290,6 @@ class Hand:
             PotLimitBlinds.SMALL_AS_BIG
         ):
             self._small_blind_credit = sum(blinds[-1] - b for _, b in placed)
-
-    def _placed_blinds(self, seats: BlindSeats) -> list[tuple[int, int]]:
-        """(seat, blind) for blinds a button rule placed (small blinds first)."""
-        blinds = self.game.forced.blinds
-        if len(blinds) > 2:
-            raise ValueError("the button rules place a small and a big blind, not three blinds")
-        for seat in (*seats.small, *seats.big):
-            if not 0 <= seat < self.n:
-                raise ValueError(f"blind seat {seat} is not a seat 0..{self.n - 1}")
-        if seats.small and len(blinds) < 2:
-            raise ValueError(f"{self.game.name} has no small blind")
-        return [(s, blinds[0]) for s in seats.small] + [(s, blinds[-1]) for s in seats.big]
 
     def _blind_posters(self) -> set[int]:
         """Seats that have posted a blind, a post, a kill or a straddle (antes aside)."""
@@ -437,7 +397,7 @@ class Hand:
     def _deal_street(self) -> None:
         street = self.game.streets[self.street]
         if street.burn:
-            card = self._draw()
+            card = self._deck.draw()
             self.events.append(Burned(card))
         # One card at a time, clockwise from the dealer's left, down cards before up cards;
         # a player who has folded gets no more.
@@ -448,14 +408,14 @@ class Hand:
             dealt: dict[int, list[Card]] = {seat: [] for seat in receiving}
             for _ in range(count):
                 for seat in receiving:
-                    dealt[seat].append(self._draw())
+                    dealt[seat].append(self._deck.draw())
             for seat in sorted(receiving):
                 self.hole[seat].extend(dealt[seat])
                 if face_up:
                     self.up[seat].extend(dealt[seat])
                 self.events.append(HoleDealt(seat, tuple(dealt[seat]), face_up))
         if street.board_cards:
-            cards = tuple(self._draw() for _ in range(street.board_cards))
+            cards = tuple(self._deck.draw() for _ in range(street.board_cards))
             self.board.extend(cards)
             self.events.append(BoardDealt(street.name, cards))
 

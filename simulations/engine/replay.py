@@ -303,6 +303,23 @@ class ReplayRules:
     min_players: int
     max_players: int
 
+    def kernel_rules(self) -> kernel.KernelRules:
+        """These rules as the compiled kernel takes them."""
+        return kernel.KernelRules(
+            _LIMIT_CODES[self.limit],
+            self.ante,
+            np.array(self.blinds, dtype=np.int64),
+            self.first_blind_on_button,
+            np.array(self.bet_sizes, dtype=np.int64),
+            np.array([low for low, _ in self.spreads], dtype=np.int64),
+            np.array([high for _, high in self.spreads], dtype=np.int64),
+            -1 if self.max_bets is None else self.max_bets,
+            self.cap_lifted_heads_up,
+            self.unit,
+            self.half_bet,
+            self.small_blind_as_big,
+        )
+
     @classmethod
     def from_game(cls, game: GameDefinition) -> ReplayRules:
         """The kernel's rules for ``game``; a ValueError names everything it cannot play."""
@@ -516,18 +533,7 @@ def replay(
         batch.action_offsets,
         batch.action_kinds,
         batch.action_totals,
-        _LIMIT_CODES[rules.limit],
-        rules.ante,
-        np.array(rules.blinds, dtype=np.int64),
-        rules.first_blind_on_button,
-        np.array(rules.bet_sizes, dtype=np.int64),
-        np.array([low for low, _ in rules.spreads], dtype=np.int64),
-        np.array([high for _, high in rules.spreads], dtype=np.int64),
-        -1 if rules.max_bets is None else rules.max_bets,
-        rules.cap_lifted_heads_up,
-        rules.unit,
-        rules.half_bet,
-        rules.small_blind_as_big,
+        rules.kernel_rules(),
         TABLES,
         stacks,
         contributed,

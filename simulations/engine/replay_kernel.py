@@ -28,12 +28,33 @@ as the reference engine's ``Hand._check``) and leaves its starting stacks untouc
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 import numpy.typing as npt
 
 from simulations.evaluators.high import flush_suit, rank_lookup
 from simulations.evaluators.high_tables import HighTables
+
+
+class KernelRules(NamedTuple):
+    """The game's numbers as the kernel reads them (see ``replay.ReplayRules``): a named tuple,
+    unpacked once per hand, so that one argument carries them all."""
+
+    limit: int  # LIMIT_FIXED, LIMIT_SPREAD, LIMIT_POT or LIMIT_NO
+    ante: int
+    blinds: npt.NDArray[np.int64]
+    first_blind_on_button: bool
+    bet_sizes: npt.NDArray[np.int64]  # per betting round
+    spread_low: npt.NDArray[np.int64]  # per betting round
+    spread_high: npt.NDArray[np.int64]
+    max_bets: int  # -1: uncapped
+    cap_lifted_heads_up: bool
+    unit: int
+    half_bet: bool
+    small_blind_as_big: bool
+
 
 MAX_SEATS = 10
 BETTING_ROUNDS = 4  # preflop, flop, turn, river
@@ -303,18 +324,7 @@ def _play_hand(
     last: int,
     kinds: npt.NDArray[np.int8],
     totals: npt.NDArray[np.int64],
-    limit: int,
-    ante: int,
-    blinds: npt.NDArray[np.int64],
-    first_blind_on_button: bool,
-    bet_sizes: npt.NDArray[np.int64],
-    spread_low: npt.NDArray[np.int64],
-    spread_high: npt.NDArray[np.int64],
-    max_bets: int,
-    cap_lifted_heads_up: bool,
-    unit: int,
-    half_bet: bool,
-    small_blind_as_big: bool,
+    rules: KernelRules,
     tables: HighTables,
     stack: npt.NDArray[np.int64],
     contributed: npt.NDArray[np.int64],
@@ -327,6 +337,20 @@ def _play_hand(
     Returns (status, index of the failing action within the hand, or -1); on completion
     ``stack`` and ``contributed`` hold the final stacks and contributions.
     """
+    (
+        limit,
+        ante,
+        blinds,
+        first_blind_on_button,
+        bet_sizes,
+        spread_low,
+        spread_high,
+        max_bets,
+        cap_lifted_heads_up,
+        unit,
+        half_bet,
+        small_blind_as_big,
+    ) = rules
     pot = 0
     # 'Any money the player holds must be applied to the ante first.'
     if ante > 0:
@@ -515,18 +539,7 @@ def replay_kernel(
     offsets: npt.NDArray[np.int64],
     kinds: npt.NDArray[np.int8],
     totals: npt.NDArray[np.int64],
-    limit: int,
-    ante: int,
-    blinds: npt.NDArray[np.int64],
-    first_blind_on_button: bool,
-    bet_sizes: npt.NDArray[np.int64],
-    spread_low: npt.NDArray[np.int64],
-    spread_high: npt.NDArray[np.int64],
-    max_bets: int,
-    cap_lifted_heads_up: bool,
-    unit: int,
-    half_bet: bool,
-    small_blind_as_big: bool,
+    rules: KernelRules,
     tables: HighTables,
     out_stacks: npt.NDArray[np.int64],
     out_contributed: npt.NDArray[np.int64],
@@ -561,18 +574,7 @@ def replay_kernel(
             offsets[h + 1],
             kinds,
             totals,
-            limit,
-            ante,
-            blinds,
-            first_blind_on_button,
-            bet_sizes,
-            spread_low,
-            spread_high,
-            max_bets,
-            cap_lifted_heads_up,
-            unit,
-            half_bet,
-            small_blind_as_big,
+            rules,
             tables,
             stack,
             contributed,

@@ -15,10 +15,7 @@ Run: ``python bench/bench_service.py [--hands N] [--memory-hands N]``.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,6 +30,7 @@ sys.path.insert(0, str(REPO))
 from service.api.cardroom.v1 import job_service_pb2 as pb  # noqa: E402
 from service.api.cardroom.v1 import job_service_pb2_grpc as pb_grpc  # noqa: E402
 from service.jobfile import job_from_mapping  # noqa: E402
+from service.local_server import LocalServer  # noqa: E402
 from workers.runner import RayRunner  # noqa: E402
 
 FINISHED = (pb.JOB_STATE_SUCCEEDED, pb.JOB_STATE_FAILED, pb.JOB_STATE_CANCELLED)
@@ -58,35 +56,16 @@ def spec(hands: int, seed: int) -> pb.JobSpec:
 
 class Service:
     def __init__(self, workers: int, root: Path) -> None:
-        self.ready = root / f"ready-{workers}"
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "service.cli",
-                "serve",
-                "--listen",
-                "127.0.0.1:0",
-                "--metrics-listen",
-                "",
-                "--data-dir",
-                str(root / f"data-{workers}"),
-                "--workers",
-                str(workers),
-                "--ready-file",
-                str(self.ready),
-            ],
+        self.server = LocalServer(
+            root / f"data-{workers}",
+            root / f"ready-{workers}",
+            workers=workers,
+            metrics=False,
             cwd=REPO,
             env={**os.environ, "PYTHONPATH": str(REPO)},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
         )
-        while not self.ready.exists():
-            if self.process.poll() is not None:
-                raise RuntimeError("server exited")
-            time.sleep(0.2)
-        self.address = json.loads(self.ready.read_text())["address"]
+        self.process = self.server.process
+        self.address = self.server.wait_ready(timeout=float("inf"))["address"]
         self.channel = grpc.insecure_channel(self.address)
         self.stub = pb_grpc.JobServiceStub(self.channel)
 
@@ -105,12 +84,7 @@ class Service:
 
     def close(self) -> None:
         self.channel.close()
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        self.server.stop()
 
 
 def main() -> None:

@@ -6,22 +6,19 @@ process group: SIGTERM first (a clean stop), SIGKILL if that does not end them.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from service.local_server import START_TIMEOUT, LocalServer, ServerNotReady
+
 REPO = Path(__file__).resolve().parent.parent
-START_TIMEOUT = 180.0
 
 
 def env() -> dict[str, str]:
@@ -31,44 +28,23 @@ def env() -> dict[str, str]:
 class Server:
     def __init__(self, data_dir: Path, *, workers: int = 2, extra: tuple[str, ...] = ()) -> None:
         self.data_dir = data_dir
-        self.ready_file = data_dir.parent / f"{data_dir.name}.ready"
-        self.ready_file.unlink(missing_ok=True)
         self.log_path = data_dir.parent / f"{data_dir.name}.log"
-        command = [
-            sys.executable,
-            "-m",
-            "service.cli",
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--metrics-listen",
-            "127.0.0.1:0",
-            "--data-dir",
-            str(data_dir),
-            "--workers",
-            str(workers),
-            "--ready-file",
-            str(self.ready_file),
-            *extra,
-        ]
         self._log = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            command,
+        self._server = LocalServer(
+            data_dir,
+            data_dir.parent / f"{data_dir.name}.ready",
+            output=self._log,
+            workers=workers,
+            extra=extra,
             cwd=REPO,
             env=env(),
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, Ray's children included
         )
-        deadline = time.monotonic() + START_TIMEOUT
-        while not self.ready_file.exists():
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited early:\n{self.log()}")
-            if time.monotonic() > deadline:
-                self.kill()
-                raise RuntimeError(f"server not ready in {START_TIMEOUT} s:\n{self.log()}")
-            time.sleep(0.2)
-        ready = json.loads(self.ready_file.read_text())
+        self.process = self._server.process
+        try:
+            ready = self._server.wait_ready(START_TIMEOUT)
+        except ServerNotReady as err:
+            self.kill()
+            raise RuntimeError(f"{err}:\n{self.log()}") from err
         self.address: str = ready["address"]
         self.metrics: str = ready["metrics"]
 
@@ -80,17 +56,12 @@ class Server:
 
     def stop(self) -> None:
         """SIGTERM the server and wait for its clean stop; SIGKILL its group if it hangs."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=60)
-        self.kill()
+        self._server.stop()
+        self._log.close()
 
     def kill(self) -> None:
         """SIGKILL the server's whole process group (the server and its Ray processes)."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=30)
+        self._server.kill()
         self._log.close()
 
 

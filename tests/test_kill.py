@@ -100,7 +100,9 @@ def test_kill_by_pot_size() -> None:
 
 
 def test_kill_from_a_played_hand() -> None:
-    """A hand's outcome read from its events feeds the next hand's kill blind."""
+    """Rules 002_376df91f076a6501.txt, 'Kill game': 'a single player wins two pots in a row,
+    requiring the winner to post a kill blind on the next hand' — read from two hands' events,
+    then posted in the third."""
     game = holdem(Limit.FIXED, blinds=(10, 20), stakes=Stakes(20, 40))
     rule = KillRule(KillTrigger.TWO_IN_A_ROW)
     state, kill = KillState(), None

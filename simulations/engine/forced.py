@@ -71,9 +71,10 @@ class BlindSeats:
         return [(s, blinds[0]) for s in self.small] + [(s, blinds[-1]) for s in self.big]
 
 
-def clockwise(button: int, n: int) -> list[int]:
-    """Every seat clockwise from the dealer's left (the seat after ``button``)."""
-    return [(button + 1 + i) % n for i in range(n)]
+def clockwise(start: int, n: int) -> list[int]:
+    """Every seat of ``n``, clockwise, beginning with ``start`` (the dealer's left is
+    ``button + 1``)."""
+    return [(start + i) % n for i in range(n)]
 
 
 def bring_in_seat(

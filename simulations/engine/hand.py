@@ -242,10 +242,6 @@ class Hand:
 
     # -- internals ---------------------------------------------------------------------
 
-    def _clockwise(self, start: int) -> list[int]:
-        """Every seat, clockwise, beginning with ``start``."""
-        return [(start + i) % self.n for i in range(self.n)]
-
     def _put(self, seat: int, amount: int) -> None:
         self.stacks[seat] -= amount
         self.contributed[seat] += amount
@@ -255,7 +251,7 @@ class Hand:
         forced = self.game.forced
         # 'Any money the player holds must be applied to the ante first.'
         if forced.ante:
-            for seat in self._clockwise(self.button + 1):
+            for seat in clockwise(self.button + 1, self.n):
                 amount = min(forced.ante, int(self.stacks[seat]))
                 self.stacks[seat] -= amount
                 self.contributed[seat] += amount
@@ -270,9 +266,9 @@ class Hand:
         elif self.n == 2 and len(blinds) == 2:
             placed = list(zip([self.button, (self.button + 1) % 2], blinds, strict=True))
         elif forced.first_blind_on_button:
-            placed = list(zip(self._clockwise(self.button), blinds, strict=False))
+            placed = list(zip(clockwise(self.button, self.n), blinds, strict=False))
         else:
-            placed = list(zip(self._clockwise(self.button + 1), blinds, strict=False))
+            placed = list(zip(clockwise(self.button + 1, self.n), blinds, strict=False))
         for seat, blind in placed:
             amount = min(blind, int(self.stacks[seat]))
             self._put(seat, amount)
@@ -351,7 +347,7 @@ class Hand:
         self._small_blind_credit = 0
         # 'the order of action is player D, player A, player B (the small blind), player C
         # (the big blind), player E (the kill blind)'
-        order = [s for s in self._clockwise(self._big_blind_seat + 1) if s != seat]
+        order = [s for s in clockwise(self._big_blind_seat + 1, self.n) if s != seat]
         self._cycle = [*order, seat]
 
     def _post_straddles(self, straddles: Sequence[tuple[int, int]]) -> None:
@@ -401,7 +397,7 @@ class Hand:
             self.events.append(Burned(card))
         # One card at a time, clockwise from the dealer's left, down cards before up cards;
         # a player who has folded gets no more.
-        receiving = [s for s in self._clockwise(self.button + 1) if not self.folded[s]]
+        receiving = [s for s in clockwise(self.button + 1, self.n) if not self.folded[s]]
         for count, face_up in ((street.hole_cards, False), (street.up_cards, True)):
             if not count:
                 continue
@@ -451,14 +447,14 @@ class Hand:
         betting = self.game.streets[self.street].betting
         order = self.game.acting_order
         if betting and order is not ActingOrder.POSITION:
-            able = [s for s in clockwise(self.button, self.n) if self._can_bet(s)]
+            able = [s for s in clockwise(self.button + 1, self.n) if self._can_bet(s)]
             if first and self.game.forced.bring_in and len(able) >= 2:
                 seat = bring_in_seat(self.up, able, order)
                 if self._open_with_bring_in(seat):
                     return
                 start = seat + 1
             elif not first:
-                live = [s for s in clockwise(self.button, self.n) if not self.folded[s]]
+                live = [s for s in clockwise(self.button + 1, self.n) if not self.folded[s]]
                 start = showing_opener(self.up, live, order)
         self.actor = start % self.n
         self.actor = self._next_to_act(self.actor, include_start=True)

@@ -86,6 +86,24 @@ def hand_cards(cards: CardsLike, min_cards: int, max_cards: int, system: str) ->
     return tuple(codes)
 
 
+def row_array(
+    hands: npt.ArrayLike, width: int, rows: str, *, check: bool = True
+) -> npt.NDArray[np.int8]:
+    """An ``(n, width)`` C-contiguous int8 array of card codes whose columns have fixed
+    roles (hole cards, then the board); ``rows`` says what a row holds, for the error."""
+    array = np.asarray(hands)
+    if array.ndim != 2 or array.shape[1] != width:
+        raise ValueError(f"{rows}: expected shape (n, {width}), got shape {array.shape}")
+    if not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"hands must hold integer card codes, got {array.dtype}")
+    if array.size and (array.min() < 0 or array.max() > 127):
+        raise ValueError("card codes must lie in 0..51")
+    array = np.ascontiguousarray(array, dtype=np.int8)
+    if check:
+        check_hands(array)
+    return array
+
+
 def hand_array(
     hands: npt.ArrayLike, min_cards: int, max_cards: int, system: str, *, check: bool = True
 ) -> npt.NDArray[np.int8]:

@@ -22,6 +22,8 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from simulations.evaluators.hand_value import Category
+
 LOW_CEILING = 1 << 24  # above every packed badness (category 8 << 20 at most)
 NO_LOW = 0  # a hand that fails the qualifier
 
@@ -29,15 +31,16 @@ ACE_TO_FIVE = 0
 ACE_TO_SIX = 1
 DEUCE_TO_SEVEN = 2
 
-_HIGH_CARD = 0
-_ONE_PAIR = 1
-_TWO_PAIR = 2
-_THREE_OF_A_KIND = 3
-_STRAIGHT = 4
-_FLUSH = 5
-_FULL_HOUSE = 6
-_FOUR_OF_A_KIND = 7
-_STRAIGHT_FLUSH = 8
+# Plain ints (constants to numba) from the one definition of the categories.
+_HIGH_CARD = int(Category.HIGH_CARD)
+_ONE_PAIR = int(Category.ONE_PAIR)
+_TWO_PAIR = int(Category.TWO_PAIR)
+_THREE_OF_A_KIND = int(Category.THREE_OF_A_KIND)
+_STRAIGHT = int(Category.STRAIGHT)
+_FLUSH = int(Category.FLUSH)
+_FULL_HOUSE = int(Category.FULL_HOUSE)
+_FOUR_OF_A_KIND = int(Category.FOUR_OF_A_KIND)
+_STRAIGHT_FLUSH = int(Category.STRAIGHT_FLUSH)
 
 
 @nb.njit(cache=True)

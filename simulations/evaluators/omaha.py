@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simulations.cards import FIRST_JOKER, format_card, is_joker_code, parse_cards
-from simulations.evaluators.hand_input import check_hands
+from simulations.evaluators.hand_input import row_array
 from simulations.evaluators.hand_value import HandValue
 from simulations.evaluators.high import TABLES, evaluate_high
 from simulations.evaluators.high_tables import COUNT_UNIT, RANK_KEYS, ROW_SHIFT
@@ -188,19 +188,8 @@ def evaluate_omaha_batch(
     """
     if hole_cards not in OMAHA_HOLE_CARDS:
         raise ValueError(f"Omaha deals 4 or 5 hole cards, got {hole_cards}")
-    array = np.asarray(hands)
-    if array.ndim != 2 or array.shape[1] != hole_cards + BOARD_CARDS:
-        raise ValueError(
-            f"Omaha hands with {hole_cards} hole cards are (n, {hole_cards + BOARD_CARDS}) "
-            f"arrays, got shape {array.shape}"
-        )
-    if not np.issubdtype(array.dtype, np.integer):
-        raise ValueError(f"hands must hold integer card codes, got {array.dtype}")
-    if array.size and (array.min() < 0 or array.max() > 127):
-        raise ValueError("card codes must lie in 0..51")
-    array = np.ascontiguousarray(array, dtype=np.int8)
-    if check:
-        check_hands(array)
+    rows = f"Omaha rows hold {hole_cards} hole and {BOARD_CARDS} board cards"
+    array = row_array(hands, hole_cards + BOARD_CARDS, rows, check=check)
     return two_plus_three_batch(array, hole_cards, BOARD_TRIPLES)
 
 

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simulations.cards import FIRST_JOKER, format_card, is_joker_code, parse_cards
-from simulations.evaluators.hand_input import check_hands
+from simulations.evaluators.hand_input import row_array
 from simulations.evaluators.hand_value import HandValue
 from simulations.evaluators.high import (
     TABLES,
@@ -340,20 +340,11 @@ def combo_values(
 
 
 def _batch_array(selection: Selection, hands: npt.ArrayLike, check: bool) -> npt.NDArray[np.int8]:
-    array = np.asarray(hands)
-    if array.ndim != 2 or array.shape[1] != selection.row_width:
-        raise ValueError(
-            f"{selection.name} rows hold {selection.hole_cards} hole and {selection.board_cards} "
-            f"board cards: expected shape (n, {selection.row_width}), got {array.shape}"
-        )
-    if not np.issubdtype(array.dtype, np.integer):
-        raise ValueError(f"hands must hold integer card codes, got {array.dtype}")
-    if array.size and (array.min() < 0 or array.max() > 127):
-        raise ValueError("card codes must lie in 0..51")
-    array = np.ascontiguousarray(array, dtype=np.int8)
-    if check:
-        check_hands(array)
-    return array
+    rows = (
+        f"{selection.name} rows hold {selection.hole_cards} hole and "
+        f"{selection.board_cards} board cards"
+    )
+    return row_array(hands, selection.row_width, rows, check=check)
 
 
 def _combo_batch(

@@ -42,6 +42,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/bench_rankings_low.py
 	$(BIN)/python bench/bench_rankings_high.py
 	$(BIN)/python bench/bench_service.py
+	$(BIN)/python bench/bench_store.py
 	$(BIN)/python bench/bench_engine.py
 
 # The end-to-end tests also use buf (npm) and Prometheus (Debian); .ci/run installs both.

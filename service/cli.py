@@ -1,8 +1,9 @@
 """The ``cardroom`` command line.
 
 ``cardroom run`` runs a job on this machine without a server; ``cardroom serve`` starts
-the gRPC service; ``submit``, ``status``, ``result``, ``cancel`` and ``list`` talk to a
-server at ``--address`` or ``$CARDROOM_ADDRESS`` (default 127.0.0.1:50051).
+the gRPC service; ``submit``, ``status``, ``watch``, ``result``, ``cancel`` and ``list``
+talk to a server at ``--address`` (before or after the command) or ``$CARDROOM_ADDRESS``
+(default 127.0.0.1:50051).
 """
 
 from __future__ import annotations
@@ -21,9 +22,12 @@ from service import client
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.jobfile import JobFileError, load_job
 from service.render import render
+from workers.job import Job
 from workers.runner import InlineRunner, Progress, RayRunner
 
+EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # the shell's code for a command ended by Ctrl-C (128 + SIGINT)
 
 
 def _positive(text: str) -> int:
@@ -39,6 +43,12 @@ def _positive(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardroom", description="Poker rules engine and simulation service."
+    )
+    address_help = "server HOST:PORT (default $CARDROOM_ADDRESS or 127.0.0.1:50051)"
+    parser.add_argument(
+        "--address",
+        default=os.environ.get("CARDROOM_ADDRESS", client.DEFAULT_ADDRESS),
+        help=address_help,
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -66,11 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--ready-file", type=Path, help="write the bound addresses here when ready")
 
     def with_address(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        p.add_argument(
-            "--address",
-            default=os.environ.get("CARDROOM_ADDRESS", client.DEFAULT_ADDRESS),
-            help="server HOST:PORT (default $CARDROOM_ADDRESS or 127.0.0.1:50051)",
-        )
+        # SUPPRESS: given after the command it overrides the one before; absent, it
+        # leaves the main parser's value (the flag, $CARDROOM_ADDRESS or the default).
+        p.add_argument("--address", default=argparse.SUPPRESS, help=address_help)
         return p
 
     submit = with_address(commands.add_parser("submit", help="submit a job file to a server"))
@@ -80,6 +88,11 @@ def build_parser() -> argparse.ArgumentParser:
     status = with_address(commands.add_parser("status", help="a job's state and progress"))
     status.add_argument("id")
     status.add_argument("--json", action="store_true", help="print JSON")
+    watch = with_address(
+        commands.add_parser("watch", help="follow a submitted job to its end, then its result")
+    )
+    watch.add_argument("id")
+    watch.add_argument("--json", action="store_true", help="print the result as JSON")
     result = with_address(commands.add_parser("result", help="a finished job's result"))
     result.add_argument("id")
     result.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -108,15 +121,31 @@ def _show_progress(started: float) -> Callable[[Progress], None]:
     return show
 
 
+def _runner(args: argparse.Namespace, job: Job) -> InlineRunner | RayRunner:
+    if args.in_process:
+        return InlineRunner()
+    if job.plan.count == 1 and args.workers is None and args.ray_address is None:
+        # One shard cannot be spread over workers: starting Ray would only add seconds.
+        print("cardroom: one shard: running it in this process (no Ray)", file=sys.stderr)
+        return InlineRunner()
+    if job.plan.count < 2 * (os.cpu_count() or 1):
+        print(
+            f"cardroom: {job.plan.count} shards; starting Ray takes a few seconds "
+            "(--in-process skips it)",
+            file=sys.stderr,
+        )
+    return RayRunner(args.workers or os.cpu_count(), address=args.ray_address)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     job = load_job(args.job)
     show = _show_progress(time.monotonic()) if sys.stderr.isatty() and not args.json else None
-    if args.in_process:
-        runner: InlineRunner | RayRunner = InlineRunner()
-    else:
-        runner = RayRunner(args.workers or os.cpu_count(), address=args.ray_address)
+    runner = _runner(args, job)
     try:
         tally = runner.run(job, show)
+    except KeyboardInterrupt:
+        print("\ncardroom: interrupted; the run stopped and nothing was saved", file=sys.stderr)
+        return EXIT_INTERRUPTED
     finally:
         runner.close()
     report = job.report(tally)
@@ -125,7 +154,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from service.server import ServerConfig, serve
+    from service.server import ServerConfig, StartupError, serve
 
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -139,14 +168,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
         max_trials=args.max_trials,
         ready_file=args.ready_file,
     )
-    asyncio.run(serve(config))
+    try:
+        asyncio.run(serve(config))
+    except StartupError as err:
+        print(f"cardroom: cannot start the server: {err}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:  # before the server took over SIGINT (while Ray started)
+        print("\ncardroom: interrupted while starting; stored jobs are kept", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return 0
 
 
-def _job_json(job: pb.Job) -> str:
-    from google.protobuf import json_format
-
-    return json.dumps(json_format.MessageToDict(job, preserving_proto_field_name=True))
+def _print_finished(job: pb.Job, as_json: bool) -> None:
+    client.print_report(job, as_json)
 
 
 def cmd_submit(args: argparse.Namespace) -> int:
@@ -154,26 +188,35 @@ def cmd_submit(args: argparse.Namespace) -> int:
     with client.connect(args.address) as stub:
         job = stub.SubmitJob(pb.SubmitJobRequest(spec=spec)).job
         if not args.follow:
-            print(_job_json(job) if args.json else f"submitted {job.id}")
+            print(json.dumps(client.job_summary(job)) if args.json else f"submitted {job.id}")
             return 0
         if not args.json:
             print(f"submitted {job.id}", file=sys.stderr)
-        job = client.follow(stub, job, show_bar=not args.json)
-    client.print_report(job, args.json)
+        job = client.follow(stub, job, show_bar=not args.json, address=args.address)
+    _print_finished(job, args.json)
+    return 0
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    with client.connect(args.address) as stub:
+        job = stub.GetJob(pb.GetJobRequest(id=args.id)).job
+        if job.state not in client.FINISHED:
+            job = client.follow(stub, job, show_bar=not args.json, address=args.address)
+    _print_finished(job, args.json)
     return 0
 
 
 def cmd_status(args: argparse.Namespace) -> int:
     with client.connect(args.address) as stub:
         job = stub.GetJob(pb.GetJobRequest(id=args.id)).job
-    print(_job_json(job) if args.json else client.describe(job))
+    print(json.dumps(client.job_summary(job)) if args.json else client.describe(job))
     return 0
 
 
 def cmd_result(args: argparse.Namespace) -> int:
     with client.connect(args.address) as stub:
         job = stub.GetJob(pb.GetJobRequest(id=args.id)).job
-    client.print_report(job, args.json)
+    _print_finished(job, args.json)
     return 0
 
 
@@ -190,10 +233,15 @@ def cmd_list(args: argparse.Namespace) -> int:
         page = stub.ListJobs(
             pb.ListJobsRequest(page_size=min(args.limit, 1000), state=state, kind=args.kind)
         )
+    if not page.jobs:
+        wanted = " ".join(w for w in (args.state, args.kind) if w)
+        print(f"no {wanted} jobs" if wanted else "no jobs")
+        return 0
+    print(f"{'ID':<16}  {'KIND':<10} {'STATE':<10} {'TRIALS DONE':>15}   TRIALS")
     for job in page.jobs:
         p = job.progress
         print(
-            f"{job.id}  {job.kind:<10} {client.STATE_NAMES[job.state]:<10}"
+            f"{job.id:<16}  {job.kind:<10} {client.STATE_NAMES[job.state]:<10}"
             f" {p.trials_done:>15,} / {p.trials_total:,}"
         )
     return 0
@@ -204,6 +252,7 @@ COMMANDS = {
     "serve": cmd_serve,
     "submit": cmd_submit,
     "status": cmd_status,
+    "watch": cmd_watch,
     "result": cmd_result,
     "cancel": cmd_cancel,
     "list": cmd_list,
@@ -220,6 +269,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except client.ClientError as err:
         print(f"cardroom: {err}", file=sys.stderr)
         return err.code
+    except client.Detached as err:
+        print(f"\ncardroom: {err}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        print("\ncardroom: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except ValueError as err:  # a bad flag value found after parsing (--listen, say)
         print(f"cardroom: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT

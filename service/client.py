@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,33 @@ def report_of(job: pb.Job) -> dict[str, Any]:
     return result_to_report(job.result, job.spec.seed)
 
 
+def _iso(stamp: Any) -> str:
+    return str(stamp.ToDatetime(tzinfo=UTC).isoformat(timespec="milliseconds"))
+
+
+def job_summary(job: pb.Job) -> dict[str, Any]:
+    """A job as the CLI's JSON: the conventions of `cardroom run --json` (snake_case keys,
+    counts as numbers, null for what is absent), with the state as a lowercase word and
+    the estimate and result as the same flat reports."""
+    p = job.progress
+    seed = job.spec.seed
+    return {
+        "id": job.id,
+        "kind": job.kind,
+        "state": STATE_NAMES[job.state],
+        "seed": seed,
+        "shards_done": p.shards_done,
+        "shards_total": p.shards_total,
+        "trials_done": p.trials_done,
+        "trials_total": p.trials_total,
+        "created": _iso(job.create_time),
+        "updated": _iso(job.update_time),
+        "error": job.error or None,
+        "estimate": result_to_report(p.estimate, seed) if p.HasField("estimate") else None,
+        "result": report_of(job) if job.HasField("result") else None,
+    }
+
+
 def finished_report(job: pb.Job) -> dict[str, Any]:
     if job.state == pb.JOB_STATE_SUCCEEDED:
         return report_of(job)
@@ -104,15 +132,32 @@ def print_report(job: pb.Job, as_json: bool) -> None:
     )
 
 
-def follow(stub: pb_grpc.JobServiceStub, job: pb.Job, show_bar: bool) -> pb.Job:
-    """Stream the job until it ends, drawing a progress bar with rate and ETA."""
+class Detached(Exception):
+    """The user stopped following a job (Ctrl-C); the job goes on on the server."""
+
+    def __init__(self, job: pb.Job, address: str) -> None:
+        at = f" --address {address}" if address else ""
+        super().__init__(
+            f"stopped following job {job.id}; it keeps running on the server. "
+            f"Follow it again with `cardroom watch {job.id}{at}`, "
+            f"or stop it with `cardroom cancel {job.id}{at}`."
+        )
+        self.job = job
+
+
+def follow(stub: pb_grpc.JobServiceStub, job: pb.Job, show_bar: bool, address: str = "") -> pb.Job:
+    """Stream the job until it ends, drawing a progress bar with rate and ETA.
+
+    Ctrl-C raises :class:`Detached`, which tells how to follow or cancel the job.
+    """
     unit = "hand" if job.kind == "bad_beat" else "trial"
     bar = tqdm(
         total=job.progress.trials_total, unit=unit, unit_scale=True, disable=not show_bar,
         file=sys.stderr, dynamic_ncols=True,
     )  # fmt: skip
+    stream = stub.WatchJob(pb.WatchJobRequest(id=job.id))
     try:
-        for message in stub.WatchJob(pb.WatchJobRequest(id=job.id)):
+        for message in stream:
             job = message.job
             bar.update(job.progress.trials_done - bar.n)
             estimate = job.progress.estimate
@@ -120,6 +165,9 @@ def follow(stub: pb_grpc.JobServiceStub, job: pb.Job, show_bar: bool) -> pb.Job:
                 bar.set_postfix_str(f"one in {estimate.bad_beat.one_in:,.0f}", refresh=False)
             if job.state in FINISHED:
                 break
+    except KeyboardInterrupt:
+        stream.cancel()
+        raise Detached(job, address) from None
     finally:
         bar.close()
     return job

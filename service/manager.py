@@ -1,32 +1,43 @@
 """The job manager: validates and stores jobs, runs their shards, and tells watchers.
 
-Each job runs as one asyncio task that keeps at most the pool's in-flight bound of
-shards submitted (so a job of a million shards holds a bounded amount of memory), saves
-every finished shard's tally before merging it, and stores the result.  After a restart
-:meth:`JobManager.resume` picks up queued and running jobs from their saved shards.
+Jobs take turns in the order they were submitted: the job whose turn it is submits its
+shards as worker slots free up, and hands the turn on once every shard is submitted, so
+the next job fills slots as the last shards of the one before finish.  A job is *queued*
+until its first shard holds a worker slot, then *running*.  Each job keeps at most the
+pool's in-flight bound of shards submitted (a job of a million shards holds a bounded
+amount of memory), saves every finished shard with the job's merged progress, and stores
+the result.  After a restart :meth:`JobManager.resume` queues the unfinished jobs again;
+they carry on from their saved shards.
+
+Every store call runs on one worker thread, never on the event loop: SQLite's writes wait
+for the disk, and the loop also answers health checks and streams progress.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from service.jobfile import job_from_mapping
+from service.jobfile import MAX_TRIALS, job_from_mapping
 from service.metrics import ServiceMetrics
-from service.store import JobRecord, JobState, JobStore
-from simulations.spec import SpecError
+from service.store import JobRecord, JobState, JobStore, Progress, StateConflict
+from simulations.spec import SpecError, echo
 from workers.job import Job
 from workers.runner import ShardPool
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class JobNotFound(LookupError):
-    pass
+    def __init__(self, job_id: str) -> None:
+        super().__init__(f"job {echo(job_id)} not found")
 
 
 class JobFinished(RuntimeError):
@@ -39,16 +50,6 @@ class _Live:
 
     shards_done: int
     tally: Any
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """A job as stored, with its progress and running estimate."""
-
-    record: JobRecord
-    shards_done: int
-    trials_done: int
-    estimate: dict[str, Any] | None
 
 
 class JobManager:
@@ -64,82 +65,106 @@ class JobManager:
         self.pool = pool
         self.metrics = metrics
         self.max_trials = max_trials
+        self._io_thread = ThreadPoolExecutor(1, thread_name_prefix="job-store")
+        self._turn = asyncio.Lock()  # FIFO: jobs submit their shards in submission order
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._live: dict[str, _Live] = {}
         self._changed: dict[str, asyncio.Event] = {}
         self._cancelling: set[str] = set()
+
+    async def io(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a store call on the store's thread (calls run one at a time, in order)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._io_thread, functools.partial(call, *args, **kwargs))
 
     # -- specification ---------------------------------------------------------------
 
     def validate(self, mapping: Mapping[str, Any]) -> Job:
         """The job a mapping describes; ``SpecError`` names the field that is wrong."""
-        job = job_from_mapping(mapping)
-        if job.trials > self.max_trials:
-            raise SpecError(
-                job.model.trials_field,
-                f"must be at most {self.max_trials:,} on this server, got {job.trials:,}",
-            )
-        return job
+        return job_from_mapping(mapping, max_trials=self.max_trials)
 
-    def submit(self, mapping: Mapping[str, Any]) -> JobRecord:
+    async def submit(self, mapping: Mapping[str, Any]) -> JobRecord:
         job = self.validate(mapping)
         # Store the canonical form: the seed drawn (if none was given) and the shard size.
         canonical = {**mapping, "seed": job.seed, "shard_size": job.shard_size}
-        record = self.store.create(job.kind, canonical, job.trials, job.plan.count)
+        record = await self.io(self.store.create, job.kind, canonical, job.trials, job.plan.count)
         self._start(record.id, job)
         return record
 
-    def resume(self) -> int:
-        """Start every queued or running job found in the store; return how many."""
-        unfinished = self.store.unfinished()
-        for record in unfinished:
-            self._start(record.id, job_from_mapping(record.spec))
-        return len(unfinished)
+    async def resume(self) -> tuple[int, int]:
+        """Queue every unfinished job found in the store; return (resumed, failed).
+
+        A stored job whose specification no longer validates (a setting this version
+        dropped, say) fails with the reason; it does not keep the others from resuming.
+        """
+        await self._fill_in_progress()
+        resumed = failed = 0
+        for record in await self.io(self.store.unfinished):
+            try:
+                job = job_from_mapping(record.spec, max_trials=MAX_TRIALS)
+            except SpecError as err:
+                reason = f"the stored specification is no longer valid: {err}"
+                log.error("job %s failed on resuming: %s", record.id, reason)
+                await self.io(self.store.set_state, record.id, JobState.FAILED, error=reason)
+                failed += 1
+                continue
+            if record.state is JobState.RUNNING:  # until a worker slot takes a shard again
+                await self.io(self.store.set_state, record.id, JobState.QUEUED)
+            self._start(record.id, job)
+            resumed += 1
+        return resumed, failed
+
+    async def _fill_in_progress(self) -> None:
+        """Give jobs stored by schema 1 their progress, rebuilt once from their shards."""
+        for record in await self.io(self.store.without_progress):
+            try:
+                job = job_from_mapping(record.spec, max_trials=MAX_TRIALS)
+            except SpecError:
+                continue  # resume() fails it with the reason if it is unfinished
+            tally = job.model.empty_tally()
+            stored = await self.io(self.store.shard_tallies, record.id)
+            for data in stored.values():
+                tally = tally.merge(job.tally_from_dict(data))
+            await self.io(self.store.set_progress, record.id, _progress(job, len(stored), tally))
 
     # -- reading -----------------------------------------------------------------------
 
-    def get(self, job_id: str) -> JobRecord:
-        record = self.store.get(job_id)
+    async def get(self, job_id: str) -> JobRecord:
+        record = await self.io(self.store.get, job_id)
         if record is None:
             raise JobNotFound(job_id)
         return record
 
-    def snapshot(self, record: JobRecord) -> Snapshot:
-        job = job_from_mapping(record.spec)
-        live = self._live.get(record.id)
-        if live is None:
-            stored = self.store.shards(record.id)
-            tally = job.model.empty_tally()
-            for data in stored.values():
-                tally = tally.merge(job.tally_from_dict(data))
-            live = _Live(len(stored), tally)
-        estimate = job.report(live.tally) if live.tally.trials else None
-        return Snapshot(record, live.shards_done, live.tally.trials, estimate)
+    async def page(
+        self, *, size: int, token: str, state: JobState | None, kind: str
+    ) -> tuple[list[JobRecord], str]:
+        return await self.io(self.store.page, size=size, token=token, state=state, kind=kind)
 
-    async def watch(self, job_id: str) -> AsyncIterator[Snapshot]:
+    async def watch(self, job_id: str) -> AsyncIterator[JobRecord]:
         """The job now, then again after every change, until it has ended."""
         while True:
             # Take the event before reading, so a change between the two is not missed.
             changed = self._changed.setdefault(job_id, asyncio.Event())
-            snapshot = self.snapshot(self.get(job_id))
-            yield snapshot
-            if snapshot.record.state.finished:
+            record = await self.get(job_id)
+            yield record
+            if record.state.finished:
                 return
             await changed.wait()
 
     # -- changing ----------------------------------------------------------------------
 
-    def cancel(self, job_id: str) -> JobRecord:
-        record = self.get(job_id)
-        if record.state.finished:
-            raise JobFinished(f"job {job_id} has already {record.state.value}")
-        self.store.set_state(job_id, JobState.CANCELLED)
+    async def cancel(self, job_id: str) -> JobRecord:
+        try:
+            record = await self.io(self.store.set_state, job_id, JobState.CANCELLED)
+        except StateConflict as conflict:
+            if conflict.current is None:
+                raise JobNotFound(job_id) from None
+            raise JobFinished(f"job {job_id} has already {conflict.current.value}") from None
         task = self._tasks.get(job_id)
         if task is not None:
             self._cancelling.add(job_id)
             task.cancel()
         self._notify(job_id)
-        return self.get(job_id)
+        return record
 
     async def close(self) -> None:
         """Stop running jobs without changing their state: they resume on the next start."""
@@ -149,6 +174,8 @@ class JobManager:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await self.io(self.store.close)
+        self._io_thread.shutdown(wait=True)
 
     def _notify(self, job_id: str) -> None:
         event = self._changed.pop(job_id, None)
@@ -160,61 +187,81 @@ class JobManager:
         self._tasks[job_id] = task
         task.add_done_callback(lambda _: self._tasks.pop(job_id, None))
 
-    async def _run(self, job_id: str, job: Job) -> None:
-        stored = self.store.shards(job_id)
-        tally = job.model.empty_tally()
-        for data in stored.values():
-            tally = tally.merge(job.tally_from_dict(data))
-        live = self._live[job_id] = _Live(len(stored), tally)
-        self.store.set_state(job_id, JobState.RUNNING)
+    async def _set_state(self, job_id: str, state: JobState, **fields: Any) -> None:
+        await self.io(self.store.set_state, job_id, state, **fields)
         self._notify(job_id)
+
+    async def _run(self, job_id: str, job: Job) -> None:
+        live = _Live(0, job.model.empty_tally())
         try:
-            await self._run_shards(job_id, job, set(stored), live)
+            await self._run_shards(job_id, job, live)
         except asyncio.CancelledError:
             if job_id in self._cancelling:
                 self._cancelling.discard(job_id)
                 log.info("job %s cancelled after %d shards", job_id, live.shards_done)
                 return  # CancelJob stored the state already
-            raise  # the server is stopping: the job stays running and resumes later
+            raise  # the server is stopping: the job resumes on the next start
+        except StateConflict as conflict:  # cancelled between two of our own steps
+            log.info("job %s: %s", job_id, conflict)
         except Exception as err:
             log.exception("job %s failed", job_id)
             message = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
-            self.store.set_state(job_id, JobState.FAILED, error=message)
+            with contextlib.suppress(StateConflict):
+                await self._set_state(job_id, JobState.FAILED, error=message)
         else:
-            self.store.set_state(job_id, JobState.SUCCEEDED, result=job.report(live.tally))
+            with contextlib.suppress(StateConflict):
+                await self._set_state(job_id, JobState.SUCCEEDED, result=job.report(live.tally))
         finally:
-            self._live.pop(job_id, None)
+            self._cancelling.discard(job_id)
             self._notify(job_id)
 
-    async def _run_shards(self, job_id: str, job: Job, done: set[int], live: _Live) -> None:
-        job_ref = self.pool.put(job)
-        slots = asyncio.Semaphore(self.pool.max_in_flight)
+    async def _run_shards(self, job_id: str, job: Job, live: _Live) -> None:
         running: set[asyncio.Task[None]] = set()
         failure: list[BaseException] = []
 
-        async def one(index: int) -> None:
+        async def one(job_ref: Any, index: int) -> None:
             try:
                 tally, seconds = await self.pool.run(job_ref, index)
-                self.store.save_shard(job_id, index, job.tally_to_dict(tally), seconds)
-                self.metrics.shard_done(job.kind, tally.trials, seconds)
+                # Merge before saving: saves run in order on the store's thread, each
+                # carrying the progress up to its own shard.
                 live.tally = live.tally.merge(tally)
                 live.shards_done += 1
+                progress = _progress(job, live.shards_done, live.tally)
+                shard = job.tally_to_dict(tally)
+                if await self.io(self.store.save_shard, job_id, index, shard, seconds, progress):
+                    self.metrics.shard_done(job.kind, tally.trials, seconds)
                 self._notify(job_id)
             except Exception as err:
                 failure.append(err)
             finally:
-                slots.release()
+                self.pool.release()
 
         try:
-            for index in range(job.plan.count):
-                if index in done:
-                    continue
-                await slots.acquire()
-                if failure:
-                    break
-                task = asyncio.get_running_loop().create_task(one(index))
-                running.add(task)
-                task.add_done_callback(running.discard)
+            async with self._turn:
+                record = await self.get(job_id)
+                if record.tally is not None:
+                    live.tally = job.tally_from_dict(record.tally)
+                    live.shards_done = record.shards_done
+                done = await self.io(self.store.shard_indices, job_id)
+                pending = [i for i in range(job.plan.count) if i not in done]
+                if not pending:  # every shard was stored before a restart
+                    await self._set_state(job_id, JobState.RUNNING)
+                job_ref = None
+                for index in pending:
+                    await self.pool.acquire()
+                    try:
+                        if failure:
+                            raise failure[0]
+                        if job_ref is None:  # the first shard to hold a worker slot
+                            await self._set_state(job_id, JobState.RUNNING)
+                            job_ref = self.pool.put(job)
+                    except BaseException:
+                        self.pool.release()
+                        raise
+                    task = asyncio.get_running_loop().create_task(one(job_ref, index))
+                    running.add(task)
+                    task.add_done_callback(running.discard)
+            # Every shard is submitted: the next job may fill slots as these finish.
             while running:
                 await asyncio.wait(set(running))
         finally:
@@ -224,3 +271,12 @@ class JobManager:
                 await asyncio.gather(*running, return_exceptions=True)
         if failure:
             raise failure[0]
+
+
+def _progress(job: Job, shards_done: int, tally: Any) -> Progress:
+    return Progress(
+        shards_done=shards_done,
+        trials_done=tally.trials,
+        tally=job.tally_to_dict(tally),
+        estimate=job.report(tally) if tally.trials else None,
+    )

@@ -9,10 +9,11 @@ import json
 import logging
 import os
 import signal
-from collections.abc import AsyncIterator, Awaitable, Callable
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -28,11 +29,20 @@ from service.convert import (
     spec_to_mapping,
     timestamp,
 )
-from service.manager import JobFinished, JobManager, JobNotFound, Snapshot
+from service.jobfile import MAX_TRIALS
+from service.malformed import MalformedRequests
+from service.manager import JobFinished, JobManager, JobNotFound
 from service.metrics import ServiceMetrics
-from service.store import JobState, JobStore, decode_page_token
+from service.store import (
+    DataDirLock,
+    JobRecord,
+    JobState,
+    JobStore,
+    StoreError,
+    decode_page_token,
+)
 from simulations.models import MODELS
-from simulations.spec import SpecError
+from simulations.spec import SpecError, echo
 from workers.runner import RayCluster, ShardPool
 
 log = logging.getLogger(__name__)
@@ -54,8 +64,8 @@ Request = TypeVar("Request")
 Response = TypeVar("Response")
 
 
-def job_message(snapshot: Snapshot) -> pb.Job:
-    record = snapshot.record
+def job_message(record: JobRecord) -> pb.Job:
+    """A stored job as the API's message: built from its row alone."""
     job = pb.Job(
         id=record.id,
         kind=record.kind,
@@ -65,14 +75,14 @@ def job_message(snapshot: Snapshot) -> pb.Job:
         create_time=timestamp(record.created),
         update_time=timestamp(record.updated),
         progress=pb.JobProgress(
-            shards_done=snapshot.shards_done,
+            shards_done=record.shards_done,
             shards_total=record.shards_total,
-            trials_done=snapshot.trials_done,
+            trials_done=record.trials_done,
             trials_total=record.trials,
         ),
     )
-    if snapshot.estimate is not None:
-        job.progress.estimate.CopyFrom(report_to_result(record.kind, snapshot.estimate))
+    if record.estimate is not None:
+        job.progress.estimate.CopyFrom(report_to_result(record.kind, record.estimate))
     if record.result is not None:
         job.result.CopyFrom(report_to_result(record.kind, record.result))
     return job
@@ -96,18 +106,23 @@ def _counted(
     return wrapper
 
 
+async def _invalid(context: grpc.aio.ServicerContext, message: str) -> NoReturn:
+    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, message)
+    raise AssertionError("unreachable: abort raises")
+
+
 class JobService(pb_grpc.JobServiceServicer):
     def __init__(self, manager: JobManager, metrics: ServiceMetrics) -> None:
         self.manager = manager
         self.metrics = metrics
 
-    async def _record(self, job_id: str, context: grpc.aio.ServicerContext) -> Snapshot:
+    async def _record(self, job_id: str, context: grpc.aio.ServicerContext) -> JobRecord:
         if not job_id:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "id: is required")
+            await _invalid(context, "id: is required")
         try:
-            return self.manager.snapshot(self.manager.get(job_id))
-        except JobNotFound:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"job {job_id!r} not found")
+            return await self.manager.get(job_id)
+        except JobNotFound as err:
+            await context.abort(grpc.StatusCode.NOT_FOUND, str(err))
             raise  # unreachable: abort raises
 
     @_counted
@@ -115,14 +130,12 @@ class JobService(pb_grpc.JobServiceServicer):
         self, request: pb.SubmitJobRequest, context: grpc.aio.ServicerContext
     ) -> pb.SubmitJobResponse:
         if not request.HasField("spec"):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "spec: is required")
+            await _invalid(context, "spec: is required")
         try:
-            record = self.manager.submit(spec_to_mapping(request.spec))
+            record = await self.manager.submit(spec_to_mapping(request.spec))
         except SpecError as err:
-            await context.abort(
-                grpc.StatusCode.INVALID_ARGUMENT, f"{api_field(err.field)}: {err.problem}"
-            )
-        return pb.SubmitJobResponse(job=job_message(self.manager.snapshot(record)))
+            await _invalid(context, f"{api_field(err.field)}: {err.problem}")
+        return pb.SubmitJobResponse(job=job_message(record))
 
     @_counted
     async def GetJob(
@@ -135,30 +148,27 @@ class JobService(pb_grpc.JobServiceServicer):
         self, request: pb.ListJobsRequest, context: grpc.aio.ServicerContext
     ) -> pb.ListJobsResponse:
         if request.page_size > MAX_PAGE_SIZE:
-            await context.abort(
-                grpc.StatusCode.INVALID_ARGUMENT,
-                f"page_size: must be at most {MAX_PAGE_SIZE}, got {request.page_size}",
+            await _invalid(
+                context, f"page_size: must be at most {MAX_PAGE_SIZE}, got {request.page_size}"
             )
         if request.kind and request.kind not in MODELS:
             kinds = ", ".join(sorted(MODELS))
-            await context.abort(
-                grpc.StatusCode.INVALID_ARGUMENT,
-                f"kind: must be one of {kinds}; got {request.kind!r}",
-            )
-        state = _FROM_API_STATE.get(request.state)
+            await _invalid(context, f"kind: must be one of {kinds}; got {echo(request.kind)}")
+        if request.state != pb.JOB_STATE_UNSPECIFIED and request.state not in _FROM_API_STATE:
+            names = ", ".join(pb.JobState.keys())
+            await _invalid(context, f"state: {request.state} is not a JobState ({names})")
         try:
             if request.page_token:
                 decode_page_token(request.page_token)
         except ValueError as err:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(err))
-        records, token = self.manager.store.page(
+            await _invalid(context, str(err))
+        records, token = await self.manager.page(
             size=request.page_size or DEFAULT_PAGE_SIZE,
             token=request.page_token,
-            state=state,
+            state=_FROM_API_STATE.get(request.state),
             kind=request.kind,
         )
-        jobs = [job_message(self.manager.snapshot(r)) for r in records]
-        return pb.ListJobsResponse(jobs=jobs, next_page_token=token)
+        return pb.ListJobsResponse(jobs=[job_message(r) for r in records], next_page_token=token)
 
     async def WatchJob(
         self, request: pb.WatchJobRequest, context: grpc.aio.ServicerContext
@@ -166,8 +176,8 @@ class JobService(pb_grpc.JobServiceServicer):
         code = grpc.StatusCode.OK
         try:
             await self._record(request.id, context)
-            async for snapshot in self.manager.watch(request.id):
-                yield pb.WatchJobResponse(job=job_message(snapshot))
+            async for record in self.manager.watch(request.id):
+                yield pb.WatchJobResponse(job=job_message(record))
         except asyncio.CancelledError:
             code = grpc.StatusCode.CANCELLED
             raise
@@ -183,10 +193,10 @@ class JobService(pb_grpc.JobServiceServicer):
     ) -> pb.CancelJobResponse:
         await self._record(request.id, context)
         try:
-            record = self.manager.cancel(request.id)
+            record = await self.manager.cancel(request.id)
         except JobFinished as err:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(err))
-        return pb.CancelJobResponse(job=job_message(self.manager.snapshot(record)))
+        return pb.CancelJobResponse(job=job_message(record))
 
 
 @dataclass(frozen=True)
@@ -201,60 +211,161 @@ class ServerConfig:
     ready_file: Path | None = None
 
 
+class StartupError(RuntimeError):
+    """The server cannot start: a busy port, a data directory in use, ... (one line)."""
+
+
 def _host_port(text: str, what: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit():
-        raise ValueError(f"{what} must be HOST:PORT, got {text!r}")
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise StartupError(f"{what} must be HOST:PORT, got {echo(text)}")
     return host, int(port)
 
 
-async def serve(config: ServerConfig) -> None:
-    """Run the service until SIGTERM or SIGINT; then stop cleanly, jobs left resumable."""
-    host, port = _host_port(config.listen, "--listen")
-    cluster = RayCluster(config.workers, address=config.ray_address)
-    store = JobStore(config.data_dir / "jobs.sqlite3")
-    registry = CollectorRegistry()
-    metrics = ServiceMetrics(registry, store.counts)
-    pool = ShardPool(cluster, config.max_in_flight)
-    metrics.shards_in_flight.set_function(lambda: pool.in_flight)
-    manager = JobManager(store, pool, metrics, max_trials=config.max_trials)
-    metrics_server = None
-    metrics_address = ""
-    if config.metrics_listen:
-        m_host, m_port = _host_port(config.metrics_listen, "--metrics-listen")
-        metrics_server, _ = start_http_server(m_port, addr=m_host, registry=registry)
-        metrics_address = f"{m_host}:{metrics_server.server_port}"
+def _check_port_free(host: str, port: int, what: str) -> None:
+    """Refuse a port another process listens on, before grpc's own bind.
 
-    server = grpc.aio.server()
+    grpc binds with SO_REUSEPORT by default, and then a second server on a busy port
+    starts and shares the port's requests with the first; the server also turns that
+    option off, and this check gives the user one clear line instead of grpc's log.
+    """
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as err:
+        raise StartupError(f"{what} {host}:{port}: cannot resolve the host: {err}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        try:
+            probe.bind(address)
+        except OSError as err:
+            raise StartupError(f"{what} {host}:{port}: {err.strerror}") from None
+
+
+def write_ready_file(path: Path, ready: Mapping[str, Any]) -> None:
+    """Write the ready file whole or not at all: a reader never sees half of it."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(json.dumps(ready))
+    os.replace(partial, path)
+
+
+@dataclass
+class _Started:
+    """What serve() has started so far, stopped in reverse on the way out."""
+
+    lock: DataDirLock | None = None
+    store: JobStore | None = None
+    metrics_server: Any = None
+    cluster: RayCluster | None = None
+
+    def stop(self) -> None:
+        if self.metrics_server is not None:
+            self.metrics_server.shutdown()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                self.cluster.close()
+        if self.lock is not None:
+            self.lock.release()
+
+
+async def serve(config: ServerConfig) -> None:
+    """Run the service until SIGTERM or SIGINT; then stop cleanly, jobs left resumable.
+
+    Everything that can be refused — the addresses, the data directory and its lock, the
+    metrics and gRPC ports — is checked before Ray starts, and raises ``StartupError``.
+    The server answers SERVING, and writes its ready file, only once the stored jobs are
+    queued again.
+    """
+    host, port = _host_port(config.listen, "--listen")
+    if not 1 <= config.max_trials <= MAX_TRIALS:
+        raise StartupError(f"--max-trials must lie in 1..{MAX_TRIALS:,}, got {config.max_trials:,}")
+    metrics_at = (
+        _host_port(config.metrics_listen, "--metrics-listen") if config.metrics_listen else None
+    )
+    started = _Started()
+    try:
+        try:
+            started.lock = DataDirLock(config.data_dir)
+            started.store = store = JobStore(config.data_dir / "jobs.sqlite3")
+        except StoreError as err:
+            raise StartupError(str(err)) from None
+        registry = CollectorRegistry()
+        metrics = ServiceMetrics(registry, store.counts)
+        metrics_address = ""
+        if metrics_at is not None:
+            m_host, m_port = metrics_at
+            try:
+                started.metrics_server, _ = start_http_server(
+                    m_port, addr=m_host, registry=registry
+                )
+            except OSError as err:
+                raise StartupError(f"--metrics-listen {m_host}:{m_port}: {err.strerror}") from None
+            metrics_address = f"{m_host}:{started.metrics_server.server_port}"
+
+        _check_port_free(host, port, "--listen")
+        server = grpc.aio.server(
+            interceptors=(MalformedRequests(),), options=[("grpc.so_reuseport", 0)]
+        )
+        try:
+            bound = server.add_insecure_port(f"{host}:{port}")
+        except RuntimeError:
+            raise StartupError(f"--listen {host}:{port}: cannot bind (address in use?)") from None
+
+        started.cluster = cluster = RayCluster(config.workers, address=config.ray_address)
+        pool = ShardPool(cluster, config.max_in_flight)
+        metrics.shards_in_flight.set_function(lambda: pool.in_flight)
+        manager = JobManager(store, pool, metrics, max_trials=config.max_trials)
+        started.store = None  # the manager closes it, after its jobs stop
+
+        try:
+            await _serve_jobs(config, server, manager, metrics, f"{host}:{bound}", metrics_address)
+        finally:
+            await manager.close()
+    finally:
+        if started.store is not None:
+            started.store.close()
+        started.stop()
+
+
+async def _serve_jobs(
+    config: ServerConfig,
+    server: grpc.aio.Server,
+    manager: JobManager,
+    metrics: ServiceMetrics,
+    address: str,
+    metrics_address: str,
+) -> None:
+    """Resume the stored jobs, serve until a stop signal, then stop serving."""
     pb_grpc.add_JobServiceServicer_to_server(JobService(manager, metrics), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
-    bound = server.add_insecure_port(f"{host}:{port}")
-    await server.start()
     for name in ("", SERVICE_NAME):
-        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    resumed = manager.resume()
-    address = f"{host}:{bound}"
-    log.info("serving on %s (metrics %s); resumed %d jobs", address, metrics_address, resumed)
-    if config.ready_file is not None:
-        ready = {"address": address, "metrics": metrics_address, "pid": os.getpid()}
-        config.ready_file.write_text(json.dumps(ready))
-
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
-
-    log.info("stopping")
-    await health_servicer.enter_graceful_shutdown()
-    await server.stop(grace=2)
-    await manager.close()
-    store.close()
-    if metrics_server is not None:
-        metrics_server.shutdown()
-    with contextlib.suppress(Exception):
-        cluster.close()
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+    resumed, failed = await manager.resume()
+    await server.start()
+    try:
+        for name in ("", SERVICE_NAME):
+            await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+        log.info(
+            "serving on %s (metrics %s); resumed %d jobs, %d could not resume",
+            address,
+            metrics_address or "off",
+            resumed,
+            failed,
+        )
+        if config.ready_file is not None:
+            ready = {"address": address, "metrics": metrics_address, "pid": os.getpid()}
+            write_ready_file(config.ready_file, ready)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        log.info("stopping")
+        await health_servicer.enter_graceful_shutdown()
+    finally:
+        await server.stop(grace=2)

@@ -3,21 +3,36 @@
 Jobs are stored with their canonical specification; every finished shard's tally is
 stored as it arrives, so a server killed mid-job resumes from its finished shards and
 ends with the result an uninterrupted run gives (tallies are integer counts).
+
+Each job row also carries its progress — shards and trials done, the merged tally and
+the estimate it gives — written in the same transaction as the shard that changed it.
+So reading a job costs one row whatever its number of shards; the shard rows are read
+only when a job resumes.
+
+A job moves only along :data:`TRANSITIONS`; a finished job never changes again.  The
+store is not safe for concurrent use: the server calls it from one thread at a time,
+and :class:`DataDirLock` keeps a second server off the same data directory.
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
+import fcntl
 import json
+import os
 import secrets
 import sqlite3
 import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from simulations.spec import echo
+
+SCHEMA_VERSION = 2
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -30,7 +45,11 @@ CREATE TABLE IF NOT EXISTS jobs (
     result TEXT,
     error TEXT NOT NULL DEFAULT '',
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    shards_done INTEGER NOT NULL DEFAULT 0,
+    trials_done INTEGER NOT NULL DEFAULT 0,
+    tally TEXT,
+    estimate TEXT
 );
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state);
 CREATE TABLE IF NOT EXISTS shards (
@@ -41,9 +60,20 @@ CREATE TABLE IF NOT EXISTS shards (
     PRIMARY KEY (job_id, shard)
 );
 """
+# Columns that version 1 of the schema lacked; a version-1 store gains them on opening,
+# and the server fills them in from the stored shards (see JobStore.without_progress).
+_PROGRESS_COLUMNS = (
+    ("shards_done", "INTEGER NOT NULL DEFAULT 0"),
+    ("trials_done", "INTEGER NOT NULL DEFAULT 0"),
+    ("tally", "TEXT"),
+    ("estimate", "TEXT"),
+)
+MAX_SEQ = 2**63 - 1  # SQLite's largest integer
 
 
 class JobState(StrEnum):
+    """Where a job is in its life: queued until a worker slot takes its first shard."""
+
     QUEUED = "queued"
     RUNNING = "running"
     SUCCEEDED = "succeeded"
@@ -53,6 +83,33 @@ class JobState(StrEnum):
     @property
     def finished(self) -> bool:
         return self in {JobState.SUCCEEDED, JobState.FAILED, JobState.CANCELLED}
+
+
+# The states a job may move to from each state.  RUNNING -> QUEUED: a job interrupted by a
+# server stop waits again for a worker slot when the server starts.  Nothing leaves a
+# finished state.
+TRANSITIONS: Mapping[JobState, frozenset[JobState]] = {
+    JobState.QUEUED: frozenset({JobState.RUNNING, JobState.FAILED, JobState.CANCELLED}),
+    JobState.RUNNING: frozenset(
+        {JobState.QUEUED, JobState.SUCCEEDED, JobState.FAILED, JobState.CANCELLED}
+    ),
+    JobState.SUCCEEDED: frozenset(),
+    JobState.FAILED: frozenset(),
+    JobState.CANCELLED: frozenset(),
+}
+
+
+class StateConflict(RuntimeError):
+    """A state change that the job's current state does not allow."""
+
+    def __init__(self, job_id: str, current: JobState | None, wanted: JobState) -> None:
+        now = "not stored" if current is None else f"already {current.value}"
+        super().__init__(f"job {job_id} is {now}; it cannot become {wanted.value}")
+        self.current = current
+
+
+class StoreError(RuntimeError):
+    """The data directory cannot be used (not a folder, locked by another server, ...)."""
 
 
 @dataclass(frozen=True)
@@ -67,23 +124,120 @@ class JobRecord:
     error: str
     created: float
     updated: float
+    shards_done: int
+    trials_done: int
+    tally: dict[str, Any] | None
+    estimate: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A job's merged progress, as stored with each finished shard."""
+
+    shards_done: int
+    trials_done: int
+    tally: dict[str, Any]
+    estimate: dict[str, Any] | None
+
+
+class DataDirLock:
+    """An exclusive lock on a data directory, held while the server runs.
+
+    ``flock`` is released by the kernel when the process dies, however it dies, so a
+    server killed with SIGKILL never leaves a stale lock behind.
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        _prepare_dir(data_dir)
+        path = data_dir / "server.lock"
+        try:
+            self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as err:
+            raise StoreError(
+                f"--data-dir {data_dir}: cannot open {path.name}: {err.strerror}"
+            ) from None
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(self._fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            os.close(self._fd)
+            raise StoreError(
+                f"--data-dir {data_dir}: in use by another cardroom server (pid {holder}); "
+                "one data directory serves one server"
+            ) from None
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, f"{os.getpid()}\n".encode(), 0)
+
+    def release(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+
+
+def _prepare_dir(data_dir: Path) -> None:
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise StoreError(f"--data-dir {data_dir}: is a file, not a folder") from None
+    except NotADirectoryError:
+        raise StoreError(f"--data-dir {data_dir}: a part of the path is a file") from None
+    except OSError as err:
+        raise StoreError(f"--data-dir {data_dir}: cannot create it: {err.strerror}") from None
+    if not data_dir.is_dir():
+        raise StoreError(f"--data-dir {data_dir}: is not a folder")
 
 
 class JobStore:
-    """Jobs and their finished shards.  Use from one thread (the server's event loop)."""
+    """Jobs and their finished shards."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _prepare_dir(path.parent)
         self._path = path
-        self._db = sqlite3.connect(path, isolation_level=None)
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        # FULL: a committed shard survives power loss too, not only a killed process.
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        try:
+            # The server runs store calls on one worker thread, not the thread that opens it.
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # FULL: a committed shard survives power loss too, not only a killed process.
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._migrate()
+        except sqlite3.Error as err:
+            raise StoreError(f"{path}: cannot open the job store: {err}") from None
+
+    def _migrate(self) -> None:
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self._path}: written by a newer cardroom (schema {version}, "
+                f"this one reads up to {SCHEMA_VERSION})"
+            )
+        with self._transaction():
+            exists = self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'jobs'"
+            ).fetchone()
+            if exists:
+                have = {row["name"] for row in self._db.execute("PRAGMA table_info(jobs)")}
+                for name, declaration in _PROGRESS_COLUMNS:
+                    if name not in have:
+                        self._db.execute(f"ALTER TABLE jobs ADD COLUMN {name} {declaration}")
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
     def close(self) -> None:
         self._db.close()
+
+    # -- jobs ------------------------------------------------------------------------------
 
     def create(self, kind: str, spec: dict[str, Any], trials: int, shards_total: int) -> JobRecord:
         now = time.time()
@@ -98,6 +252,7 @@ class JobStore:
         return record
 
     def get(self, job_id: str) -> JobRecord | None:
+        """One job, read from its own row alone (never from its shards)."""
         row = self._db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
         return None if row is None else _record(row)
 
@@ -108,23 +263,86 @@ class JobStore:
         *,
         result: dict[str, Any] | None = None,
         error: str = "",
-    ) -> None:
+    ) -> JobRecord:
+        """Move a job to ``state``; ``StateConflict`` if its current state does not allow it."""
+        allowed = [s.value for s, targets in TRANSITIONS.items() if state in targets]
+        marks = ", ".join("?" * len(allowed))
+        with self._transaction():
+            changed = self._db.execute(
+                f"UPDATE jobs SET state = ?, result = ?, error = ?, updated = ?"
+                f" WHERE id = ? AND state IN ({marks})",
+                (
+                    state,
+                    None if result is None else json.dumps(result),
+                    error,
+                    time.time(),
+                    job_id,
+                    *allowed,
+                ),
+            ).rowcount
+            record = self.get(job_id)
+        if not changed:
+            raise StateConflict(job_id, None if record is None else record.state, state)
+        assert record is not None
+        return record
+
+    def save_shard(
+        self, job_id: str, shard: int, tally: dict[str, Any], seconds: float, progress: Progress
+    ) -> bool:
+        """Store a finished shard of a running job with the job's progress after it.
+
+        Both are written in one transaction, so the job row's progress always equals the
+        sum of its stored shards.  A shard of a job that is no longer running (cancelled
+        while the shard ran) is not stored; returns whether it was.
+        """
+        with self._transaction():
+            row = self._db.execute("SELECT state FROM jobs WHERE id = ?", (job_id,)).fetchone()
+            if row is None or row["state"] != JobState.RUNNING:
+                return False
+            inserted = self._db.execute(
+                "INSERT OR IGNORE INTO shards (job_id, shard, tally, seconds) VALUES (?, ?, ?, ?)",
+                (job_id, shard, json.dumps(tally), seconds),
+            ).rowcount
+            if inserted:  # a repeat (a retried task) carries the same tally: nothing changes
+                self._write_progress(job_id, progress)
+            return bool(inserted)
+
+    def _write_progress(self, job_id: str, progress: Progress) -> None:
         self._db.execute(
-            "UPDATE jobs SET state = ?, result = ?, error = ?, updated = ? WHERE id = ?",
-            (state, None if result is None else json.dumps(result), error, time.time(), job_id),
+            "UPDATE jobs SET shards_done = ?, trials_done = ?, tally = ?, estimate = ?,"
+            " updated = ? WHERE id = ?",
+            (
+                progress.shards_done,
+                progress.trials_done,
+                json.dumps(progress.tally),
+                None if progress.estimate is None else json.dumps(progress.estimate),
+                time.time(),
+                job_id,
+            ),
         )
 
-    def save_shard(self, job_id: str, shard: int, tally: dict[str, Any], seconds: float) -> None:
-        # A shard finishes once; a repeat (a retried task) carries the same tally.
-        self._db.execute(
-            "INSERT OR IGNORE INTO shards (job_id, shard, tally, seconds) VALUES (?, ?, ?, ?)",
-            (job_id, shard, json.dumps(tally), seconds),
-        )
-        self._db.execute("UPDATE jobs SET updated = ? WHERE id = ?", (time.time(), job_id))
+    def set_progress(self, job_id: str, progress: Progress) -> None:
+        """Write a job's progress as rebuilt from its shards (a store from schema 1)."""
+        with self._transaction():
+            self._write_progress(job_id, progress)
 
-    def shards(self, job_id: str) -> dict[int, dict[str, Any]]:
+    def shard_indices(self, job_id: str) -> set[int]:
+        """The shards of a job already stored: read when a job starts, never to answer a read."""
+        rows = self._db.execute("SELECT shard FROM shards WHERE job_id = ?", (job_id,))
+        return {int(row["shard"]) for row in rows}
+
+    def shard_tallies(self, job_id: str) -> dict[int, dict[str, Any]]:
+        """Every stored shard's tally: read once to upgrade a store from schema 1."""
         rows = self._db.execute("SELECT shard, tally FROM shards WHERE job_id = ?", (job_id,))
         return {int(row["shard"]): json.loads(row["tally"]) for row in rows}
+
+    def without_progress(self) -> list[JobRecord]:
+        """Jobs stored by schema 1 that have shards but no progress in their row."""
+        rows = self._db.execute(
+            "SELECT * FROM jobs WHERE tally IS NULL"
+            " AND EXISTS (SELECT 1 FROM shards WHERE shards.job_id = jobs.id) ORDER BY seq"
+        )
+        return [_record(row) for row in rows]
 
     def unfinished(self) -> list[JobRecord]:
         rows = self._db.execute(
@@ -143,7 +361,7 @@ class JobStore:
     ) -> tuple[list[JobRecord], str]:
         """Jobs newest first after the page ``token``; returns them and the next token."""
         clauses = ["seq < ?"]
-        params: list[Any] = [decode_page_token(token) if token else 2**62]
+        params: list[Any] = [decode_page_token(token) if token else MAX_SEQ]
         if state is not None:
             clauses.append("state = ?")
             params.append(state)
@@ -179,11 +397,15 @@ def decode_page_token(token: str) -> int:
     try:
         text = base64.urlsafe_b64decode(token.encode()).decode()
         prefix, _, seq = text.partition(":")
-        if prefix != "seq":
+        if prefix != "seq" or not seq.isdigit() or len(seq) > 19 or not 0 < int(seq) <= MAX_SEQ:
             raise ValueError
         return int(seq)
-    except (ValueError, UnicodeDecodeError):
-        raise ValueError(f"page_token {token!r} is not one this server issued") from None
+    except (ValueError, UnicodeError):
+        raise ValueError(f"page_token: {echo(token)} is not one this server issued") from None
+
+
+def _json(text: str | None) -> dict[str, Any] | None:
+    return None if text is None else json.loads(text)  # type: ignore[no-any-return]
 
 
 def _record(row: sqlite3.Row) -> JobRecord:
@@ -194,8 +416,12 @@ def _record(row: sqlite3.Row) -> JobRecord:
         spec=json.loads(row["spec"]),
         trials=int(row["trials"]),
         shards_total=int(row["shards_total"]),
-        result=None if row["result"] is None else json.loads(row["result"]),
+        result=_json(row["result"]),
         error=row["error"],
         created=float(row["created"]),
         updated=float(row["updated"]),
+        shards_done=int(row["shards_done"]),
+        trials_done=int(row["trials_done"]),
+        tally=_json(row["tally"]),
+        estimate=_json(row["estimate"]),
     )

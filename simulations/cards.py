@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import NewType
 
+from simulations.spec import echo
+
 Card = NewType("Card", int)
 
 RANK_COUNT = 13
@@ -183,7 +185,9 @@ def parse_card(token: str) -> Card:
         suit = _SUIT_BY_TOKEN.get(text[-1])
         if rank is not None and suit is not None:
             return make_card(rank, suit)
-    raise ValueError(f"{token!r} is not a card (expected rank 2-9/T/10/J/Q/K/A and suit c/d/h/s)")
+    raise ValueError(
+        f"{echo(token)} is not a card (expected rank 2-9/T/10/J/Q/K/A and suit c/d/h/s)"
+    )
 
 
 def parse_cards(text: str | Sequence[str], *, allow_duplicates: bool = False) -> tuple[Card, ...]:
@@ -200,7 +204,7 @@ def parse_cards(text: str | Sequence[str], *, allow_duplicates: bool = False) ->
         card = parse_card(token)
         if card >= FIRST_JOKER:
             if jokers >= MAX_JOKERS:
-                raise ValueError(f"too many jokers in {text!r}: at most {MAX_JOKERS}")
+                raise ValueError(f"too many jokers in {echo(text)}: at most {MAX_JOKERS}")
             card = joker(jokers)
             jokers += 1
         cards.append(card)
@@ -222,9 +226,9 @@ def _split_tokens(text: str) -> list[str]:
         while pos < len(chunk):
             match = _CARD_RUN.match(chunk, pos)
             if match is None:
-                where = f" in {chunk!r}" if pos else ""
+                where = f" in {echo(chunk)}" if pos else ""
                 raise ValueError(
-                    f"{chunk[pos:]!r}{where} is not a card "
+                    f"{echo(chunk[pos:])}{where} is not a card "
                     "(expected rank 2-9/T/10/J/Q/K/A and suit c/d/h/s)"
                 )
             tokens.append(match.group(0))

@@ -19,6 +19,7 @@ from simulations.cards import (
     joker,
     make_card,
 )
+from simulations.spec import echo
 
 
 @dataclass(frozen=True)
@@ -88,8 +89,8 @@ def _to_rank(value: Rank | int | str) -> Rank:
     if isinstance(value, str):
         symbol = "T" if value == "10" else value.upper()
         if len(symbol) != 1 or symbol not in RANK_SYMBOLS:
-            raise ValueError(f"{value!r} is not a rank")
+            raise ValueError(f"{echo(value)} is not a rank")
         return Rank(RANK_SYMBOLS.index(symbol))
     if not 0 <= int(value) < 13:
-        raise ValueError(f"{value!r} is not a rank (0..12)")
+        raise ValueError(f"{echo(value)} is not a rank (0..12)")
     return Rank(int(value))

@@ -15,6 +15,56 @@ T = TypeVar("T")
 
 _MISSING: Any = object()
 
+ECHO_LIMIT = 40
+# Integers of more digits than this are described by their length rather than written out:
+# a message stays one short line, and str() of a huge int would itself raise past Python's
+# integer-string limit.
+ECHO_DIGITS = 30
+_LOG10_2 = 0.30102999566398120
+
+
+def echo(value: object, limit: int = ECHO_LIMIT) -> str:
+    """``value`` quoted for an error message, short however long the input.
+
+    Up to ``limit`` characters are shown whole (``'holdem'``); a longer string shows its first
+    ``limit`` characters, an ellipsis and its length (``'xxxx…' (100,000 characters)``).  Other
+    values are shown by ``repr``, shortened the same way; an integer of more than ``limit``
+    digits by its length (``a 5,000-digit number``).
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and digit_count(value) > limit:
+        # repr() of such an int may itself raise (sys.get_int_max_str_digits).
+        return f"a {digit_count(value):,}-digit number"
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit] + '…'!r} ({len(value):,} characters)"
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def digit_count(value: int) -> int:
+    """The number of decimal digits of ``abs(value)``, without converting it to a string.
+
+    ``str()`` refuses integers beyond ``sys.get_int_max_str_digits()`` digits.
+    """
+    n = abs(value)
+    # bit_length * log10(2) is within one of the answer; the powers of ten settle it.
+    digits = max(1, int(n.bit_length() * _LOG10_2))
+    while n >= 10**digits:
+        digits += 1
+    while digits > 1 and n < 10 ** (digits - 1):
+        digits -= 1
+    return digits
+
+
+def number(value: int) -> str:
+    """An integer for a message: ``1,000,000``, or ``a 5,000-digit number`` when it is huge."""
+    if digit_count(value) > ECHO_DIGITS:
+        return f"a {digit_count(value):,}-digit number"
+    return f"{value:,}"
+
 
 class SpecError(ValueError):
     """A specification is wrong; ``field`` is the dotted path of the culprit ('jackpot.players')."""
@@ -67,9 +117,9 @@ class Fields:
         if isinstance(value, bool) or not isinstance(value, int):
             raise SpecError(self.path(key), f"must be an integer, not {_type_name(value)}")
         if low is not None and value < low:
-            raise SpecError(self.path(key), f"must be at least {low:,}, got {value:,}")
+            raise SpecError(self.path(key), f"must be at least {low:,}, got {number(value)}")
         if high is not None and value > high:
-            raise SpecError(self.path(key), f"must be at most {high:,}, got {value:,}")
+            raise SpecError(self.path(key), f"must be at most {high:,}, got {number(value)}")
         return value
 
     def optional_integer(
@@ -94,7 +144,7 @@ class Fields:
             raise SpecError(self.path(key), f"must be a string, not {_type_name(value)}")
         if choices is not None and value not in choices:
             raise SpecError(
-                self.path(key), f"must be one of {', '.join(map(repr, choices))}; got {value!r}"
+                self.path(key), f"must be one of {', '.join(map(repr, choices))}; got {echo(value)}"
             )
         return value
 
@@ -117,4 +167,6 @@ class Fields:
             if key not in self._read:
                 known = sorted(self._read)
                 hint = f" (known keys: {', '.join(known)})" if known else ""
-                raise SpecError(self.path(key), f"is not a known setting{hint}")
+                # The key is the user's text: a long one is shortened like any echoed value.
+                shown = key if isinstance(key, str) and len(key) <= ECHO_LIMIT else echo(key)
+                raise SpecError(self.path(shown), f"is not a known setting{hint}")

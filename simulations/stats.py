@@ -32,7 +32,11 @@ class Proportion:
         z2 = z * z
         centre = (p + z2 / (2 * n)) / (1 + z2 / n)
         half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-        return max(0.0, centre - half), min(1.0, centre + half)
+        # At p = 0 (or 1) the exact bound is 0 (or 1), but centre - half cancels to a rounding
+        # residue such as 1e-19, which would print as a tiny nonzero chance.
+        low = 0.0 if self.hits == 0 else max(0.0, centre - half)
+        high = 1.0 if self.hits == n else min(1.0, centre + half)
+        return low, high
 
     @property
     def one_in(self) -> float | None:

@@ -1,6 +1,7 @@
 """pokerkit, set up once for the oracle tests that hold our evaluators and engine to it.
 
-pokerkit is a test dependency; a test module that imports this one is skipped without it.
+pokerkit is a declared test dependency (the ``test`` extra): without it these tests fail
+rather than skip, so that a broken install cannot pass for a green run.
 """
 
 from __future__ import annotations
@@ -10,13 +11,11 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pytest
+import pokerkit
 
 from simulations.cards import format_card
 from simulations.engine.events import Awarded
 from simulations.engine.hand import Action, Hand, LegalActions
-
-pokerkit = pytest.importorskip("pokerkit")
 
 # pokerkit's card for each of our codes, parsed from our own formatting ('As', 'Td', ...).
 PK_CARDS = [pokerkit.Card.clean(format_card(code))[0] for code in range(52)]

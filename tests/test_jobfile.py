@@ -5,13 +5,27 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from service.cli import main
-from service.jobfile import JobFileError, load_job, parse_job_text
+from service.jobfile import (
+    MAX_JOB_FILE_BYTES,
+    MAX_NESTING,
+    MAX_NUMBER_DIGITS,
+    MAX_TRIALS,
+    JobFileError,
+    job_from_mapping,
+    load_job,
+    parse_job_mapping,
+    parse_job_text,
+)
 from simulations.models import BadBeatModel
+from simulations.spec import SpecError
+from workers.job import DEFAULT_SHARD_SIZE
+from workers.plan import MAX_SHARDS
 
 GOOD = """
 kind = "bad_beat"
@@ -183,3 +197,240 @@ def test_real_process_exit_code(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "game.players: must be at most 10" in done.stderr
+
+
+# Job files far outside the shape of a job: each once gave a traceback (RecursionError, the
+# int-conversion ValueError) or was silently accepted.  (file name, content, words the one
+# line must hold after the file name.)
+HOSTILE = {
+    "json objects 100,000 deep": (
+        "job.json",
+        '{"a":' * 100_000 + "1" + "}" * 100_000,
+        ["nested too deeply"],
+    ),
+    "json arrays 100,000 deep": ("job.json", "[" * 100_000, ["nested too deeply"]),
+    "toml arrays 100,000 deep": ("job.toml", "a = " + "[" * 100_000, ["nested too deeply"]),
+    "toml inline tables 100,000 deep": (
+        "job.toml",
+        "a = " + "{b = " * 100_000,
+        ["nested too deeply"],
+    ),
+    "toml dotted key of 100,000 parts": (
+        "job.toml",
+        "a." * 100_000 + "a = 1",
+        ["nested too deeply"],
+    ),
+    "toml table header of 100,000 parts": (
+        "job.toml",
+        "[" + "a." * 100_000 + "a]",
+        ["nested too deeply"],
+    ),
+    "toml header and arrays deep together": (
+        "job.toml",
+        "[" + ".".join(["a"] * 30) + "]\nx = " + "[" * 30 + "]" * 30,
+        ["nested too deeply"],
+    ),
+    "json 5,000-digit integer": (
+        "job.json",
+        '{"kind": "bad_beat", "hands": ' + "7" * 5000 + "}",
+        ["hands: a 5,000-digit number is too large"],
+    ),
+    "json 5,000-digit negative integer": (
+        "job.json",
+        '{"kind": "bad_beat", "hands": 1, "game": {"players": -' + "7" * 5000 + "}}",
+        ["game.players: a 5,000-digit number is too large"],
+    ),
+    "toml 5,000-digit integer": (
+        "job.toml",
+        'kind = "bad_beat"\nhands = ' + "7" * 5000 + "\n",
+        ["hands: a 5,000-digit number is too large"],
+    ),
+    "toml 5,000-digit hex integer in an array": (
+        "job.toml",
+        'kind = "bad_beat"\nhands = 1\n[game]\nplayers = [2, 0x' + "f" * 5000 + "]\n",
+        ["game.players[1]: a 6,021-digit number is too large"],  # 16**5000 - 1
+    ),
+    "toml 4,000-digit integer (one tomllib converts)": (
+        "job.toml",
+        'kind = "bad_beat"\nhands = ' + "7" * 4000 + "\n",
+        ["hands: a 4,000-digit number is too large"],
+    ),
+    "toml long integer, then a syntax error on its line": (
+        "job.toml",
+        'kind = "bad_beat"\nhands = ' + "7" * 5000 + " oops\n",
+        ["line 2: a number of more than 30 digits is too large"],
+    ),
+    "json key given twice": (
+        "job.json",
+        '{"kind": "bad_beat", "hands": 10, "game": {"players": 3, "players": 4}}',
+        ["game.players: given twice"],
+    ),
+    "json top-level key given twice": (
+        "job.json",
+        '{"kind": "bad_beat", "hands": 10, "hands": 20}',
+        ["hands: given twice"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_job_file_exits_2_with_one_line(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    filename, text, words = HOSTILE[name]
+    path = tmp_path / filename
+    path.write_text(text)
+    assert main(["run", str(path), "--in-process"]) == 2
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err[:500]
+    assert f"{path}: " in lines[0]
+    for word in words:
+        assert word in lines[0], lines[0]
+    assert len(lines[0]) < 300, lines[0][:500]
+
+
+def test_job_file_over_the_size_limit_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "job.toml"
+    padding = "# padding\n" * (MAX_JOB_FILE_BYTES // 10)
+    path.write_text('kind = "bad_beat"\nhands = 10\nseed = 1\n' + padding)
+    assert path.stat().st_size > MAX_JOB_FILE_BYTES
+    with pytest.raises(JobFileError, match=r"job\.toml: larger than 1,048,576 bytes"):
+        load_job(path)
+    with pytest.raises(JobFileError, match=r"^x: larger than 1,048,576 bytes"):
+        parse_job_text(path.read_text(), "toml", "x")
+    # Right at the limit the same settings are read.
+    path.write_bytes(path.read_bytes()[:MAX_JOB_FILE_BYTES])
+    assert load_job(path).trials == 10
+
+
+def test_nesting_inside_strings_and_comments_does_not_count() -> None:
+    brackets = "[{" * (MAX_NESTING + 5)
+    dots = "." * (MAX_NESTING + 5)
+    text = (
+        f"# {brackets} {dots}\n"
+        f'kind = "bad_beat" # {brackets}\n'
+        "hands = 10\nseed = 1\n[jackpot]\n"
+        f"min_losing_hand = '{brackets}'\n"
+        f'min_winning_hand = """{dots}\n{brackets}"""\n'
+    )
+    # The strings are read (and refused by the hand parser, not by the nesting scan).
+    with pytest.raises(JobFileError, match=r"jackpot\.min_losing_hand: .* is not a hand"):
+        parse_job_text(text, "toml", "job.toml")
+    as_json = json.dumps({"kind": "bad_beat", "hands": 10, "seed": 1, "x": brackets})
+    with pytest.raises(JobFileError, match="x: is not a known setting"):
+        parse_job_text(as_json, "json", "job.json")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text"),
+    [
+        ("json", '"\\' * (MAX_JOB_FILE_BYTES // 2)),  # every quote opens a string left open
+        ("toml", '"""\\' * (MAX_JOB_FILE_BYTES // 4)),
+        ("toml", "'''" + "x" * (MAX_JOB_FILE_BYTES - 3)),
+    ],
+)
+def test_strings_left_open_are_scanned_once(fmt: str, text: str) -> None:
+    """The nesting scan reads a file of a megabyte of open strings in linear time."""
+    started = time.monotonic()
+    with pytest.raises(JobFileError, match=f"^job: not valid {fmt.upper()}: "):
+        parse_job_mapping(text, fmt)
+    assert time.monotonic() - started < 20  # quadratic, this took many minutes
+
+
+def _deep_list(depth: int) -> list[object]:
+    value: list[object] = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+def test_nesting_up_to_the_limit_parses() -> None:
+    depth = MAX_NESTING - 1  # inside the job's own table: MAX_NESTING levels in all
+    inner = "[" * depth + "]" * depth
+    assert parse_job_mapping(f"a = {inner}", "toml")["a"] == _deep_list(depth)
+    assert parse_job_mapping(f'{{"a": {inner}}}', "json")["a"] == _deep_list(depth)
+    with pytest.raises(JobFileError, match=r"^job: line 1: nested too deeply"):
+        parse_job_mapping(f'{{"a": [{inner}]}}', "json")
+    dotted = ".".join(["k"] * (MAX_NESTING - 2))
+    assert parse_job_mapping(f"{dotted} = 1", "toml")["k"]["k"]
+    # Dots of numbers are not parts of a key, however many share a line.
+    numbers = f"a = [1.5, 2.5, {'1.0, ' * (2 * MAX_NESTING)}3]"
+    assert len(parse_job_mapping(numbers, "toml")["a"]) == 2 * MAX_NESTING + 3
+
+
+@pytest.mark.parametrize("fmt", ["toml", "json"])
+def test_byte_order_mark_is_accepted(fmt: str, tmp_path: Path) -> None:
+    path = tmp_path / f"job.{fmt}"
+    text = (
+        'kind = "bad_beat"\nhands = 10\nseed = 1\n'
+        if fmt == "toml"
+        else '{"kind": "bad_beat", "hands": 10, "seed": 1}'
+    )
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    job = load_job(path)
+    assert job.trials == 10 and job.seed == 1
+
+
+def test_numbers_at_the_digit_limit_are_read() -> None:
+    big = "9" * MAX_NUMBER_DIGITS
+    for fmt, text in [
+        ("toml", f'kind = "bad_beat"\nhands = {big}\n'),
+        ("json", f'{{"kind": "bad_beat", "hands": {big}}}'),
+    ]:
+        # Read as a number, then refused by the range check that names the bound.
+        with pytest.raises(JobFileError, match="hands: must be at most 10,000,000,000,000, got 9"):
+            parse_job_text(text, fmt, "job")
+
+
+def test_default_shard_size_grows_to_fit_the_largest_job() -> None:
+    """hands = MAX_TRIALS (the documented maximum) was refused as 'shard_size: too small'."""
+    job = parse_job_text(f'kind = "bad_beat"\nhands = {MAX_TRIALS}\nseed = 1\n', "toml")
+    assert job.shard_size == MAX_TRIALS // MAX_SHARDS
+    assert job.plan.count == MAX_SHARDS
+    odd = parse_job_text(f'kind = "bad_beat"\nhands = {MAX_TRIALS - 1}\nseed = 1\n', "toml")
+    assert odd.plan.count <= MAX_SHARDS
+    small = parse_job_text('kind = "bad_beat"\nhands = 5000000\nseed = 1\n', "toml")
+    assert small.shard_size == DEFAULT_SHARD_SIZE
+
+
+def test_a_chosen_shard_size_can_still_be_too_small() -> None:
+    text = f'kind = "bad_beat"\nhands = {MAX_TRIALS}\nseed = 1\nshard_size = 1000\n'
+    with pytest.raises(JobFileError, match="shard_size: too small"):
+        parse_job_text(text, "toml", "job")
+
+
+def test_max_trials_bounds_trials_before_the_shard_count() -> None:
+    mapping = {"kind": "bad_beat", "hands": 3_000_000_000, "seed": 1, "shard_size": 1}
+    with pytest.raises(SpecError) as caught:
+        job_from_mapping(mapping, max_trials=2_000_000_000)
+    assert str(caught.value) == (
+        "hands: must be at most 2,000,000,000 on this server, got 3,000,000,000"
+    )
+    # Past MAX_TRIALS too, the server's own bound is the one named.
+    with pytest.raises(SpecError, match="at most 2,000,000,000 on this server, got 10"):
+        job_from_mapping({**mapping, "hands": MAX_TRIALS * 10}, max_trials=2_000_000_000)
+    within = {"kind": "bad_beat", "hands": 2_000_000_000, "seed": 1}
+    assert job_from_mapping(within, max_trials=2_000_000_000).trials == 2_000_000_000
+    # Without max_trials, the job file's own bound applies.
+    with pytest.raises(SpecError, match=r"^hands: must be at most 10,000,000,000,000, got"):
+        job_from_mapping({**within, "hands": MAX_TRIALS + 1})
+
+
+def test_long_values_are_echoed_short(tmp_path: Path) -> None:
+    """A 100 kB value or key was quoted whole in the error; now a 40-character prefix."""
+    long_text = "x" * 100_000
+    path = tmp_path / "job.toml"
+    for text, field in [
+        (_replace('"holdem"', f'"{long_text}"'), "game.variant: "),
+        (_replace('"AAATT"', f'"{long_text}"'), "jackpot.min_losing_hand: "),
+        (_replace("players = 9", f"players = 9\nplayer{long_text} = 1"), "game.'playerxxx"),
+    ]:
+        path.write_text(text)
+        with pytest.raises(JobFileError) as caught:
+            load_job(path)
+        message = str(caught.value)
+        assert field in message, message[:500]
+        assert "x" * 41 not in message and "…' (100,0" in message, message[:500]
+        assert len(message) < len(str(path)) + 400, message[:500]  # not 100,000

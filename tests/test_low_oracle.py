@@ -22,14 +22,13 @@ import itertools
 
 import numpy as np
 import numpy.typing as npt
+import pokerkit
 import pytest
 
 from simulations.dealing import deal
 from simulations.evaluators.badugi import evaluate_badugi_batch
 from simulations.evaluators.lowball import Lowball, Qualifier, evaluate_low_batch
 from tests.pokerkit_oracle import PK_CARDS, assert_same_order
-
-pokerkit = pytest.importorskip("pokerkit")
 
 N_HANDS = 100_000
 SEED = 20240612

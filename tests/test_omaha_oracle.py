@@ -13,13 +13,12 @@ import itertools
 
 import numpy as np
 import numpy.typing as npt
+import pokerkit
 import pytest
 
 from simulations.dealing import deal
 from simulations.evaluators.omaha import evaluate_omaha_batch
 from tests.pokerkit_oracle import PK_CARDS, assert_from_game_indices, assert_same_order
-
-pokerkit = pytest.importorskip("pokerkit")
 
 N_HANDS = 100_000
 SEED = 20_240_612

@@ -12,12 +12,11 @@ import itertools
 
 import numpy as np
 import numpy.typing as npt
+import pokerkit
 import pytest
 
 from simulations.evaluators.high import evaluate_high_batch
 from tests.pokerkit_oracle import PK_CARDS, assert_from_game_indices, assert_same_order
-
-pokerkit = pytest.importorskip("pokerkit")
 
 N_HANDS = 100_000
 SEED = 20240607

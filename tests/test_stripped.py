@@ -13,6 +13,7 @@ from math import comb
 
 import numpy as np
 import numpy.typing as npt
+import pokerkit
 import pytest
 
 from simulations.cards import parse_cards
@@ -232,7 +233,6 @@ def test_mexican_stud_joker_hands_brute_force(system: RankingSystem) -> None:
 def test_short_deck_against_pokerkit() -> None:
     """The engine with the 36-card deck, the ace low below the six (A-6-7-8-9), and a flush over
     a full house, orders 30,000 seven-card hands as pokerkit's short-deck hold'em does."""
-    pokerkit = pytest.importorskip("pokerkit")
     system = RankingSystem(
         name="short deck", ranks=MANILA_WITH_SIXES.ranks, order=FLUSH_OVER_FULL_HOUSE
     )

@@ -90,17 +90,31 @@ class RayCluster:
                 os.environ.setdefault(key, value)
         import ray
 
+        from workers.ray_reaper import SessionReaper, supported
+
         self.ray = ray
         self._owns_ray = not ray.is_initialized()
+        self._reaper: SessionReaper | None = None
         if self._owns_ray:
             if address is None:
-                ray.init(
+                # "local" always starts a private instance: without an address ray.init()
+                # joins the cluster RAY_ADDRESS names or `ray start` recorded in /tmp/ray,
+                # and the reaper below may only ever act on a Ray this process started.
+                context = ray.init(
+                    address="local",
                     num_cpus=num_cpus or os.cpu_count() or 1,
                     include_dashboard=False,
                     log_to_driver=False,
                     object_store_memory=200 * 2**20,
                     configure_logging=False,
                 )
+                if supported():
+                    # Ray's own fate-sharing leaves the raylet's agents running for a
+                    # minute after this process is killed; see workers/ray_reaper.py.
+                    self._reaper = SessionReaper(
+                        context.address_info["session_dir"],
+                        os.path.dirname(os.path.abspath(ray.__file__)),
+                    )
             else:
                 ray.init(address=address, log_to_driver=False, configure_logging=False)
         self.task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False)(timed_shard)
@@ -110,8 +124,13 @@ class RayCluster:
         return int(self.ray.cluster_resources().get("CPU", 1))
 
     def close(self) -> None:
-        if self._owns_ray and self.ray.is_initialized():
-            self.ray.shutdown()
+        try:
+            if self._owns_ray and self.ray.is_initialized():
+                self.ray.shutdown()
+        finally:
+            if self._reaper is not None:
+                self._reaper.close()  # ends whatever the shutdown left, normally nothing
+                self._reaper = None
 
 
 class RayRunner:
@@ -169,8 +188,10 @@ class RayRunner:
 class ShardPool:
     """Awaitable shards on Ray, at most ``max_in_flight`` at once across all jobs.
 
-    Await :meth:`run` from the event loop; cancelling the awaiting task cancels the Ray
-    task, which stops between two of the shard's chunks (a few milliseconds each).
+    From the event loop: :meth:`acquire` a worker slot, then :meth:`run` one shard in it
+    and :meth:`release` the slot when done with the result.  Cancelling the awaiting task
+    cancels the Ray task, which stops between two of the shard's chunks (a few
+    milliseconds each).
     """
 
     def __init__(self, cluster: RayCluster, max_in_flight: int | None = None) -> None:
@@ -183,15 +204,22 @@ class ShardPool:
         """Store the job once in Ray's object store; pass the reference to :meth:`run`."""
         return self.cluster.ray.put(job)
 
+    async def acquire(self) -> None:
+        """Wait for a free worker slot (waiters are served in the order they came)."""
+        await self._slots.acquire()
+
+    def release(self) -> None:
+        self._slots.release()
+
     async def run(self, job_ref: Any, index: int) -> tuple[Any, float]:
-        async with self._slots:
-            ref = self.cluster.task.remote(job_ref, index)
-            self.in_flight += 1
-            try:
-                _index, tally, seconds = await asyncio.wrap_future(ref.future())
-            except asyncio.CancelledError:
-                self.cluster.ray.cancel(ref)
-                raise
-            finally:
-                self.in_flight -= 1
-            return tally, seconds
+        """Run shard ``index`` in a slot the caller holds; return its tally and seconds."""
+        ref = self.cluster.task.remote(job_ref, index)
+        self.in_flight += 1
+        try:
+            _index, tally, seconds = await asyncio.wrap_future(ref.future())
+        except asyncio.CancelledError:
+            self.cluster.ray.cancel(ref)
+            raise
+        finally:
+            self.in_flight -= 1
+        return tally, seconds

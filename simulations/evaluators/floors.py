@@ -15,6 +15,7 @@ from collections import Counter
 from simulations.cards import RANK_SYMBOLS
 from simulations.evaluators.hand_value import Category, describe_value, pack_value
 from simulations.evaluators.high_tables import straight_top
+from simulations.spec import echo
 
 _CATEGORY_WORDS = {
     "high card": Category.HIGH_CARD,
@@ -69,7 +70,7 @@ def hand_floor(text: str) -> int:
         return pack_value(_SHAPES[shape], *ordered)
     if all(c == 1 for c in shape):
         return pack_value(Category.HIGH_CARD, *ordered)
-    raise ValueError(f"{text!r} is not a poker hand (no hand holds those ranks)")
+    raise ValueError(f"{echo(text)} is not a poker hand (no hand holds those ranks)")
 
 
 def describe_floor(text: str) -> str:
@@ -83,24 +84,24 @@ def describe_floor(text: str) -> str:
 def _parse_ranks(ranks_text: str, text: str) -> list[int]:
     symbols = ranks_text.upper().replace("10", "T").replace(" ", "")
     if not symbols:
-        raise ValueError(f"{text!r} names no ranks")
+        raise ValueError(f"{echo(text)} names no ranks")
     ranks = []
     for symbol in symbols:
         if symbol not in RANK_SYMBOLS:
             known = ", ".join(repr(w) for w in (*_CATEGORY_WORDS, "royal flush"))
             raise ValueError(
-                f"{text!r} is not a hand: {symbol!r} is not a rank (write ranks like 'AAATT' "
+                f"{echo(text)} is not a hand: {symbol!r} is not a rank (write ranks like 'AAATT' "
                 f"or a category: {known})"
             )
         ranks.append(RANK_SYMBOLS.index(symbol))
     if len(ranks) > 5:
-        raise ValueError(f"{text!r} has {len(ranks)} cards; a hand has at most five")
+        raise ValueError(f"{echo(text)} has {len(ranks):,} cards; a hand has at most five")
     return ranks
 
 
 def _five_distinct(ordered: list[int], flush: bool, text: str) -> int:
     if len(ordered) != 5 or len(set(ordered)) != 5:
-        raise ValueError(f"{text!r}: a flush or straight is written as five different ranks")
+        raise ValueError(f"{echo(text)}: a flush or straight is written as five different ranks")
     mask = sum(1 << r for r in ordered)
     top = straight_top(mask)
     if top >= 0:

@@ -38,7 +38,7 @@ from simulations.evaluators.floors import describe_floor, hand_floor
 from simulations.evaluators.hand_value import Category
 from simulations.evaluators.high import TABLES, evaluate_high, flush_suit, rank_lookup
 from simulations.evaluators.high_tables import HighTables
-from simulations.spec import Fields, SpecError
+from simulations.spec import Fields, SpecError, echo
 from simulations.stats import Proportion
 
 BOARD_CARDS = 5
@@ -122,7 +122,7 @@ class BadBeatModel:
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {VARIANTS}, got {self.variant!r}")
+            raise ValueError(f"variant must be one of {VARIANTS}, got {echo(self.variant)}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.players}")
 

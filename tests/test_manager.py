@@ -1,0 +1,162 @@
+"""The job manager over a worker pool whose slots the test controls: when a job is queued
+and when running, resuming stored jobs (one that no longer validates among them), and a
+store written by the first schema carrying on to the result of an uninterrupted run."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from prometheus_client import CollectorRegistry
+
+from service.jobfile import job_from_mapping
+from service.manager import JobManager
+from service.metrics import ServiceMetrics
+from service.store import JobState, JobStore
+from tests.test_store import write_schema_1_store
+from workers.job import Job
+from workers.runner import InlineRunner
+
+T = TypeVar("T")
+SPEC = {"kind": "bad_beat", "hands": 30, "seed": 5, "shard_size": 10, "game": {"players": 6}}
+
+
+class GatedPool:
+    """The ShardPool's interface with ``slots`` worker slots; shards wait for ``gate``."""
+
+    def __init__(self, slots: int) -> None:
+        self.max_in_flight = slots
+        self._slots = asyncio.Semaphore(slots)
+        self.gate = asyncio.Event()
+        self.started: list[tuple[int, int]] = []  # (job seed, shard index), in order
+        self.in_flight = 0
+
+    def put(self, job: Job) -> Job:
+        return job
+
+    async def acquire(self) -> None:
+        await self._slots.acquire()
+
+    def release(self) -> None:
+        self._slots.release()
+
+    async def run(self, job: Job, index: int) -> tuple[Any, float]:
+        self.started.append((job.seed, index))
+        self.in_flight += 1
+        try:
+            await self.gate.wait()
+        finally:
+            self.in_flight -= 1
+        return job.run_shard(index), 0.01
+
+
+def run_manager(path: Path, slots: int, body: Callable[[JobManager, GatedPool], Awaitable[T]]) -> T:
+    async def main() -> T:
+        store = JobStore(path)
+        pool = GatedPool(slots)
+        metrics = ServiceMetrics(CollectorRegistry(), store.counts)
+        manager = JobManager(store, pool, metrics, max_trials=10**9)  # type: ignore[arg-type]
+        try:
+            return await body(manager, pool)
+        finally:
+            await manager.close()
+
+    return asyncio.run(main())
+
+
+async def settle() -> None:
+    for _ in range(50):
+        await asyncio.sleep(0.01)
+
+
+async def finished(manager: JobManager, job_id: str) -> Any:
+    async for record in manager.watch(job_id):
+        if record.state.finished:
+            return record
+    raise AssertionError("watch ended before the job did")
+
+
+def local_report(spec: dict[str, Any]) -> dict[str, Any]:
+    """The report of the same job run start to finish in this process."""
+    local = job_from_mapping(spec)
+    return local.report(InlineRunner().run(local))
+
+
+def test_a_job_is_queued_until_a_worker_slot_takes_its_first_shard(tmp_path: Path) -> None:
+    """With 12 jobs submitted, 9 showed "running 0/20": a job waiting for a slot must say
+    queued, and `list --state queued` must find it."""
+
+    async def body(manager: JobManager, pool: GatedPool) -> None:
+        ids = [(await manager.submit({**SPEC, "seed": seed})).id for seed in (1, 2, 3)]
+        await settle()
+        states = [(await manager.get(job_id)).state for job_id in ids]
+        assert states == [JobState.RUNNING, JobState.QUEUED, JobState.QUEUED]
+        assert pool.started == [(1, 0), (1, 1)]  # the first job holds both slots
+        queued, _ = await manager.page(size=10, token="", state=JobState.QUEUED, kind="")
+        assert sorted(r.id for r in queued) == sorted(ids[1:])
+        # Cancelling a queued job: it never reaches a worker.
+        assert (await manager.cancel(ids[2])).state is JobState.CANCELLED
+        pool.gate.set()
+        done = [await finished(manager, job_id) for job_id in ids]
+        assert [r.state for r in done] == [
+            JobState.SUCCEEDED,
+            JobState.SUCCEEDED,
+            JobState.CANCELLED,
+        ]
+        assert all(seed != 3 for seed, _ in pool.started)
+        # Jobs took their turns in order: job 2's shards followed job 1's.
+        assert [seed for seed, _ in pool.started] == [1, 1, 1, 2, 2, 2]
+        assert done[0].result == local_report({**SPEC, "seed": 1})
+        assert done[0].estimate == done[0].result and done[0].shards_done == 3
+
+    run_manager(tmp_path / "jobs.sqlite3", 2, body)
+
+
+def test_resume_fails_a_stored_job_that_no_longer_validates_and_runs_the_rest(
+    tmp_path: Path,
+) -> None:
+    """One stored spec that no longer validated stopped the server from starting at all."""
+    path = tmp_path / "jobs.sqlite3"
+    store = JobStore(path)
+    bad = store.create("bad_beat", {**SPEC, "game": {"players": 99}}, 30, 3)
+    store.set_state(bad.id, JobState.RUNNING)
+    good = store.create("bad_beat", SPEC, 30, 3)
+    store.set_state(good.id, JobState.RUNNING)
+    store.close()
+
+    async def body(manager: JobManager, pool: GatedPool) -> None:
+        assert await manager.resume() == (1, 1)
+        failed = await manager.get(bad.id)
+        assert failed.state is JobState.FAILED
+        assert "stored specification is no longer valid: game.players" in failed.error
+        # Interrupted while running, it waits for a slot again before it runs.
+        pool.gate.set()
+        record = await finished(manager, good.id)
+        assert record.state is JobState.SUCCEEDED and record.result == local_report(SPEC)
+
+    run_manager(path, 2, body)
+
+
+def test_a_schema_1_store_resumes_to_the_result_of_an_uninterrupted_run(tmp_path: Path) -> None:
+    path = tmp_path / "jobs.sqlite3"
+    write_schema_1_store(path)
+    job = job_from_mapping(SPEC)
+    with sqlite3.connect(path) as db:  # the real tallies of shards 0 and 2
+        for shard in (0, 2):
+            tally = job.tally_to_dict(job.run_shard(shard))
+            db.execute("UPDATE shards SET tally = ? WHERE shard = ?", (json.dumps(tally), shard))
+
+    async def body(manager: JobManager, pool: GatedPool) -> None:
+        assert await manager.resume() == (1, 0)
+        record = await manager.get("job-00000000000a")
+        assert (record.shards_done, record.trials_done) == (2, 20)
+        pool.gate.set()
+        record = await finished(manager, "job-00000000000a")
+        assert pool.started == [(5, 1)]  # only the missing shard ran
+        assert record.state is JobState.SUCCEEDED and record.result == local_report(SPEC)
+
+    run_manager(path, 2, body)

@@ -1,0 +1,213 @@
+"""The job store: legal state changes only, reads that never touch shard rows, page tokens,
+one server per data directory, and stores written by the first schema."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from service.store import (
+    MAX_SEQ,
+    TRANSITIONS,
+    DataDirLock,
+    JobState,
+    JobStore,
+    Progress,
+    StateConflict,
+    StoreError,
+    decode_page_token,
+    encode_page_token,
+)
+
+SPEC = {"kind": "bad_beat", "hands": 30, "seed": 5, "shard_size": 10, "game": {"players": 6}}
+
+
+def _progress(shards: int, hands: int) -> Progress:
+    return Progress(shards, hands, {"hands": hands, "jackpot_hands": 0}, None)
+
+
+@pytest.fixture()
+def store(tmp_path: Path) -> JobStore:
+    return JobStore(tmp_path / "jobs.sqlite3")
+
+
+def test_a_finished_job_never_changes_state(store: JobStore) -> None:
+    """A job cancelled through one server later showed "succeeded": set_state did not look
+    at the current state.  Every finished state now refuses every change."""
+    job = store.create("bad_beat", SPEC, 30, 3)
+    store.set_state(job.id, JobState.RUNNING)
+    store.set_state(job.id, JobState.CANCELLED)
+    for state in JobState:
+        with pytest.raises(StateConflict, match="already cancelled"):
+            store.set_state(job.id, state, result={"hands": 30})
+    after = store.get(job.id)
+    assert after is not None and after.state is JobState.CANCELLED and after.result is None
+
+
+def test_only_the_listed_transitions_are_allowed(store: JobStore) -> None:
+    for start in (JobState.QUEUED, JobState.RUNNING):
+        for target in JobState:
+            job = store.create("bad_beat", SPEC, 30, 3)
+            if start is JobState.RUNNING:
+                store.set_state(job.id, JobState.RUNNING)
+            if target in TRANSITIONS[start]:
+                assert store.set_state(job.id, target).state is target
+            else:
+                with pytest.raises(StateConflict):
+                    store.set_state(job.id, target)
+    with pytest.raises(StateConflict, match="not stored"):
+        store.set_state("job-000000000000", JobState.CANCELLED)
+
+
+def test_a_shard_of_a_job_no_longer_running_is_not_stored(store: JobStore) -> None:
+    job = store.create("bad_beat", SPEC, 30, 3)
+    store.set_state(job.id, JobState.RUNNING)
+    assert store.save_shard(job.id, 0, {"hands": 10, "jackpot_hands": 0}, 0.1, _progress(1, 10))
+    # A retried task repeats its shard: stored once, progress unchanged.
+    assert not store.save_shard(job.id, 0, {"hands": 10, "jackpot_hands": 0}, 0.1, _progress(2, 20))
+    store.set_state(job.id, JobState.CANCELLED)
+    assert not store.save_shard(job.id, 1, {"hands": 10, "jackpot_hands": 0}, 0.1, _progress(2, 20))
+    record = store.get(job.id)
+    assert record is not None
+    assert (record.shards_done, record.trials_done) == (1, 10)
+    assert store.shard_indices(job.id) == {0}
+
+
+def test_reading_a_job_does_not_touch_its_shard_rows(store: JobStore) -> None:
+    """GetJob and ListJobs re-read and decoded every shard row of a finished job: reads of a
+    job must cost one row whatever its number of shards.  SQLite's authorizer reports every
+    table a statement reads, so this is what the database itself was asked for."""
+    job = store.create("bad_beat", SPEC, 2_000, 200)
+    store.set_state(job.id, JobState.RUNNING)
+    for shard in range(200):
+        tally = {"hands": 10, "jackpot_hands": shard % 2}
+        store.save_shard(job.id, shard, tally, 0.01, _progress(shard + 1, 10 * (shard + 1)))
+    store.set_state(job.id, JobState.SUCCEEDED, result={"kind": "bad_beat", "hands": 2_000})
+    tables: list[str] = []
+
+    def authorize(action: int, arg1: str | None, *_: object) -> int:
+        if action == sqlite3.SQLITE_READ and arg1 is not None:
+            tables.append(arg1)
+        return sqlite3.SQLITE_OK
+
+    store._db.set_authorizer(authorize)
+    record = store.get(job.id)
+    jobs, _ = store.page(size=10)
+    store._db.set_authorizer(None)
+    assert record is not None and record.shards_done == 200 and record.trials_done == 2_000
+    assert [j.id for j in jobs] == [job.id]
+    assert "jobs" in tables and "shards" not in tables
+    # The same authorizer does see the shard rows when they are read (the check can fail).
+    store._db.set_authorizer(authorize)
+    store.shard_indices(job.id)
+    store._db.set_authorizer(None)
+    assert "shards" in tables
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        encode_page_token(MAX_SEQ + 1),  # a forged seq beyond SQLite's integer
+        encode_page_token(10**40),
+        encode_page_token(-5),
+        "c2VxOjEuNQ==",  # seq:1.5
+        "garbage",
+        "x" * 100_000,
+    ],
+)
+def test_forged_page_tokens_are_refused_briefly(store: JobStore, token: str) -> None:
+    with pytest.raises(ValueError, match=r"page_token: .* is not one this server issued") as err:
+        store.page(size=5, token=token)
+    assert len(str(err.value)) < 120
+    assert decode_page_token(encode_page_token(MAX_SEQ)) == MAX_SEQ
+
+
+def test_one_data_directory_one_server(tmp_path: Path) -> None:
+    """A second server on the same data directory resumed and re-ran a job the first was
+    running.  The lock is an flock: another process is refused, naming the holder."""
+    held = DataDirLock(tmp_path / "data")
+    probe = (
+        "import sys; from pathlib import Path; from service.store import DataDirLock, StoreError\n"
+        "try:\n    DataDirLock(Path(sys.argv[1]))\nexcept StoreError as e:\n"
+        "    print(e); sys.exit(3)\n"
+    )
+    other = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "data")],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert other.returncode == 3, other.stderr
+    assert "in use by another cardroom server" in other.stdout
+    held.release()
+    again = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "data")],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_a_data_dir_that_is_a_file_is_named(tmp_path: Path) -> None:
+    file = tmp_path / "data"
+    file.write_text("not a folder")
+    with pytest.raises(StoreError, match="is a file, not a folder"):
+        DataDirLock(file)
+    with pytest.raises(StoreError, match="is a file, not a folder"):
+        JobStore(file / "jobs.sqlite3")
+    with pytest.raises(StoreError, match="a part of the path is a file"):
+        DataDirLock(file / "data")
+
+
+SCHEMA_1 = """
+CREATE TABLE jobs (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
+    state TEXT NOT NULL, spec TEXT NOT NULL, trials INTEGER NOT NULL,
+    shards_total INTEGER NOT NULL, result TEXT, error TEXT NOT NULL DEFAULT '',
+    created REAL NOT NULL, updated REAL NOT NULL
+);
+CREATE INDEX jobs_state ON jobs (state);
+CREATE TABLE shards (
+    job_id TEXT NOT NULL REFERENCES jobs (id), shard INTEGER NOT NULL, tally TEXT NOT NULL,
+    seconds REAL NOT NULL, PRIMARY KEY (job_id, shard)
+);
+"""
+
+
+def write_schema_1_store(path: Path) -> None:
+    """A store as the first release of the service wrote it: a running job, two shards done."""
+    with sqlite3.connect(path) as db:
+        db.executescript(SCHEMA_1)
+        db.execute(
+            "INSERT INTO jobs (id, kind, state, spec, trials, shards_total, created, updated)"
+            " VALUES ('job-00000000000a', 'bad_beat', 'running', ?, 30, 3, 1.0, 1.0)",
+            (json.dumps(SPEC),),
+        )
+        for shard, hits in ((0, 1), (2, 0)):
+            db.execute(
+                "INSERT INTO shards VALUES ('job-00000000000a', ?, ?, 0.5)",
+                (shard, json.dumps({"hands": 10, "jackpot_hands": hits})),
+            )
+
+
+def test_a_schema_1_store_opens_with_its_jobs_and_shards(tmp_path: Path) -> None:
+    path = tmp_path / "jobs.sqlite3"
+    write_schema_1_store(path)
+    store = JobStore(path)
+    record = store.get("job-00000000000a")
+    assert record is not None and record.state is JobState.RUNNING and record.tally is None
+    assert [r.id for r in store.without_progress()] == ["job-00000000000a"]
+    assert store.shard_tallies("job-00000000000a")[0] == {"hands": 10, "jackpot_hands": 1}
+    store.set_progress("job-00000000000a", _progress(2, 20))
+    assert store.without_progress() == []
+    store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2

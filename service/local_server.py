@@ -1,9 +1,11 @@
 """A ``cardroom serve`` child process on loopback: start it, wait until it is ready, stop it.
 
 The server binds 127.0.0.1 on ports the OS picks and writes its addresses to a ready file
-once it serves.  It runs in its own process group (its Ray processes included), so that it
-is stopped by its own id: SIGTERM first for a clean stop, SIGKILL to the group if that does
-not end it.  ``make run``, the end-to-end tests and the service benchmark all start it here.
+once it serves.  It runs in its own process group, so that it is stopped by its own id:
+SIGTERM first for a clean stop, SIGKILL to the group if that does not end it.  Ray's
+processes are not all in that group (each worker has a group of its own); they end with
+the server, however it ends (see workers/ray_reaper.py).  ``make run``, the end-to-end
+tests and the service benchmark all start it here.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ class LocalServer:
         self.kill()
 
     def kill(self) -> None:
-        """SIGKILL the server's whole process group (the server and its Ray processes)."""
+        """SIGKILL the server's process group; its Ray processes end with it."""
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=30)

@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MAX_TRIALS = 10**12
 DEFAULT_PAGE_SIZE = 50
+RAY_CONNECT_TIMEOUT = 10.0  # seconds for a cluster's GCS port to accept a connection
 MAX_PAGE_SIZE = 1000
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["JobService"].full_name
 _STATES = {
@@ -243,6 +244,19 @@ def _check_port_free(host: str, port: int, what: str) -> None:
             raise StartupError(f"{what} {host}:{port}: {err.strerror}") from None
 
 
+def _check_ray_reachable(address: str) -> None:
+    """Refuse a HOST:PORT --ray-address where nothing listens: Ray itself retries for
+    minutes.  Other forms Ray accepts ('auto', 'ray://...') are left to Ray."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or "/" in address or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=RAY_CONNECT_TIMEOUT).close()
+    except OSError as err:
+        reason = err.strerror or "no answer"
+        raise StartupError(f"--ray-address {address}: no Ray cluster there ({reason})") from None
+
+
 def write_ready_file(path: Path, ready: Mapping[str, Any]) -> None:
     """Write the ready file whole or not at all: a reader never sees half of it."""
     partial = path.with_name(f".{path.name}.partial")
@@ -290,6 +304,21 @@ async def serve(config: ServerConfig) -> None:
             started.store = store = JobStore(config.data_dir / "jobs.sqlite3")
         except StoreError as err:
             raise StartupError(str(err)) from None
+        # Probe the ports with plain sockets now, and bind them for real only after Ray has
+        # started: Ray forks its processes running Python code before exec, which is unsafe
+        # while other threads (grpc's, the metrics server's) exist.
+        if metrics_at is not None:
+            _check_port_free(*metrics_at, "--metrics-listen")
+        _check_port_free(host, port, "--listen")
+        if config.ray_address is not None:
+            _check_ray_reachable(config.ray_address)
+        try:
+            started.cluster = cluster = RayCluster(config.workers, address=config.ray_address)
+        except Exception as err:  # Ray's own errors: a timeout, an unreachable cluster, ...
+            where = f"at {config.ray_address}" if config.ray_address else "(embedded)"
+            reason = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
+            raise StartupError(f"Ray {where} did not start: {reason}") from None
+
         registry = CollectorRegistry()
         metrics = ServiceMetrics(registry, store.counts)
         metrics_address = ""
@@ -302,8 +331,6 @@ async def serve(config: ServerConfig) -> None:
             except OSError as err:
                 raise StartupError(f"--metrics-listen {m_host}:{m_port}: {err.strerror}") from None
             metrics_address = f"{m_host}:{started.metrics_server.server_port}"
-
-        _check_port_free(host, port, "--listen")
         server = grpc.aio.server(
             interceptors=(MalformedRequests(),), options=[("grpc.so_reuseport", 0)]
         )
@@ -312,7 +339,6 @@ async def serve(config: ServerConfig) -> None:
         except RuntimeError:
             raise StartupError(f"--listen {host}:{port}: cannot bind (address in use?)") from None
 
-        started.cluster = cluster = RayCluster(config.workers, address=config.ray_address)
         pool = ShardPool(cluster, config.max_in_flight)
         metrics.shards_in_flight.set_function(lambda: pool.in_flight)
         manager = JobManager(store, pool, metrics, max_trials=config.max_trials)

@@ -60,7 +60,7 @@ class Server:
         self._log.close()
 
     def kill(self) -> None:
-        """SIGKILL the server's whole process group (the server and its Ray processes)."""
+        """SIGKILL the server's process group; its Ray processes end with it."""
         self._server.kill()
         self._log.close()
 

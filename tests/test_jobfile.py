@@ -434,3 +434,17 @@ def test_long_values_are_echoed_short(tmp_path: Path) -> None:
         assert field in message, message[:500]
         assert "x" * 41 not in message and "…' (100,0" in message, message[:500]
         assert len(message) < len(str(path)) + 400, message[:500]  # not 100,000
+
+
+def test_a_one_shard_job_runs_without_starting_ray(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Small jobs spent most of their time starting Ray, and nothing told the user: a job of
+    one shard now runs in the process and says so."""
+    path = tmp_path / "job.toml"
+    path.write_text('kind = "bad_beat"\nhands = 2_000\nseed = 3\n')
+    assert main(["run", str(path), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "one shard: running it in this process (no Ray)" in captured.err
+    assert json.loads(captured.out)["hands"] == 2_000
+    assert "ray" not in sys.modules or not sys.modules["ray"].is_initialized()

@@ -43,8 +43,8 @@ LONG_JOB = 'kind = "bad_beat"\nhands = 1_000_000_000\nseed = 1\nshard_size = 2_0
 
 @contextlib.contextmanager
 def local_server(tmp_path: Path, name: str, extra: tuple[str, ...] = ()) -> Iterator[LocalServer]:
-    """A started server; on the way out its group is killed and every process recorded
-    under it is ended, so a failing test leaves nothing running."""
+    """A started server, its process group killed on the way out.  Ray's workers have
+    process groups of their own: a test ends those it recorded with ray_probe.kill_all."""
     log = (tmp_path / f"{name}.log").open("ab")
     server = LocalServer(
         tmp_path / name,

@@ -99,6 +99,13 @@ def test_a_busy_metrics_port_or_a_file_as_data_dir_refuse_to_start(
     refused(done, "is a file, not a folder")
 
 
+def test_a_ray_address_where_nothing_listens_refuses_to_start(tmp_path: Path) -> None:
+    """Ray retries an unreachable cluster for minutes; the server says so at once."""
+    done = serve("--listen", "127.0.0.1:0", "--metrics-listen", "", "--data-dir",
+                 str(tmp_path / "data"), "--ray-address", "127.0.0.1:1")  # fmt: skip
+    refused(done, "--ray-address 127.0.0.1:1: no Ray cluster there")
+
+
 # -- 4, 5: errors of any input stay short, and never a traceback -----------------------------
 
 

@@ -123,6 +123,8 @@ def _show_progress(started: float) -> Callable[[Progress], None]:
 
 def _runner(args: argparse.Namespace, job: Job) -> InlineRunner | RayRunner:
     if args.in_process:
+        shards = "one shard" if job.plan.count == 1 else f"{job.plan.count:,} shards"
+        print(f"cardroom: {shards}, one after another in this process", file=sys.stderr)
         return InlineRunner()
     if job.plan.count == 1 and args.workers is None and args.ray_address is None:
         # One shard cannot be spread over workers: starting Ray would only add seconds.
@@ -173,8 +175,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except StartupError as err:
         print(f"cardroom: cannot start the server: {err}", file=sys.stderr)
         return EXIT_FAILED
-    except KeyboardInterrupt:  # before the server took over SIGINT (while Ray started)
-        print("\ncardroom: interrupted while starting; stored jobs are kept", file=sys.stderr)
+    except KeyboardInterrupt:  # while starting, or a second Ctrl-C while stopping
+        print(
+            "\ncardroom: interrupted; stored jobs are kept and resume on the next start",
+            file=sys.stderr,
+        )
         return EXIT_INTERRUPTED
     return 0
 

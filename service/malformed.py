@@ -9,6 +9,7 @@ the method answers it with INVALID_ARGUMENT naming the expected message, without
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -51,8 +52,9 @@ async def _checked(
         yield request
 
 
-def _guard_unary_request(behaviour: Callable[..., Any], streaming: bool) -> Callable[..., Any]:
-    if streaming:
+def _guard_unary_request(behaviour: Callable[..., Any]) -> Callable[..., Any] | None:
+    """The behaviour with a malformed request answered first; None for a shape not known."""
+    if inspect.isasyncgenfunction(behaviour):  # streams its responses by yielding them
 
         async def stream(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             if isinstance(request, Malformed):
@@ -61,18 +63,20 @@ def _guard_unary_request(behaviour: Callable[..., Any], streaming: bool) -> Call
                 yield response
 
         return stream
+    if inspect.iscoroutinefunction(behaviour):  # returns its response, or writes a stream
 
-    async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
-        if isinstance(request, Malformed):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, _message(request))
-        result = behaviour(request, context)
-        return await result if isinstance(result, Awaitable) else result
+        async def call(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            if isinstance(request, Malformed):
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, _message(request))
+            return await behaviour(request, context)
 
-    return unary
+        return call
+    return None
 
 
-def _guard_stream_request(behaviour: Callable[..., Any], streaming: bool) -> Callable[..., Any]:
-    if streaming:
+def _guard_stream_request(behaviour: Callable[..., Any]) -> Callable[..., Any] | None:
+    """The behaviour reading its requests through a check; None for a shape not known."""
+    if inspect.isasyncgenfunction(behaviour):
 
         async def stream(
             requests: AsyncIterator[Any], context: grpc.aio.ServicerContext
@@ -81,36 +85,36 @@ def _guard_stream_request(behaviour: Callable[..., Any], streaming: bool) -> Cal
                 yield response
 
         return stream
+    if inspect.iscoroutinefunction(behaviour):
 
-    async def unary(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> Any:
-        result = behaviour(_checked(requests, context), context)
-        return await result if isinstance(result, Awaitable) else result
+        async def call(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> Any:
+            return await behaviour(_checked(requests, context), context)
 
-    return unary
+        return call
+    return None
 
 
 def guard(handler: Handler, method: str) -> Handler:
-    """The handler with its request parser and behaviour wrapped as described above."""
+    """The handler with its request parser and behaviour wrapped as described above.
+
+    Only asynchronous behaviours are wrapped, keeping their shape (an async generator
+    stays one, a coroutine stays one): grpc calls the two differently.  A handler of any
+    other shape is left as it is.
+    """
     parse = _parser(method, handler.request_deserializer)
-    if handler.unary_unary is not None:
-        return handler._replace(
-            request_deserializer=parse,
-            unary_unary=_guard_unary_request(handler.unary_unary, streaming=False),
-        )
-    if handler.unary_stream is not None:
-        return handler._replace(
-            request_deserializer=parse,
-            unary_stream=_guard_unary_request(handler.unary_stream, streaming=True),
-        )
-    if handler.stream_unary is not None:
-        return handler._replace(
-            request_deserializer=parse,
-            stream_unary=_guard_stream_request(handler.stream_unary, streaming=False),
-        )
-    return handler._replace(
-        request_deserializer=parse,
-        stream_stream=_guard_stream_request(handler.stream_stream, streaming=True),
-    )
+    for kind, wrap in (
+        ("unary_unary", _guard_unary_request),
+        ("unary_stream", _guard_unary_request),
+        ("stream_unary", _guard_stream_request),
+        ("stream_stream", _guard_stream_request),
+    ):
+        behaviour = getattr(handler, kind)
+        if behaviour is not None:
+            wrapped = wrap(behaviour)
+            if wrapped is None:
+                return handler
+            return handler._replace(request_deserializer=parse, **{kind: wrapped})
+    return handler
 
 
 class MalformedRequests(grpc.aio.ServerInterceptor):  # type: ignore[misc]

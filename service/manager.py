@@ -16,7 +16,6 @@ for the disk, and the loop also answers health checks and streams progress.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -27,7 +26,7 @@ from typing import Any, TypeVar
 from service.jobfile import MAX_TRIALS, job_from_mapping
 from service.metrics import ServiceMetrics
 from service.store import JobRecord, JobState, JobStore, Progress, StateConflict
-from simulations.spec import SpecError, echo
+from simulations.spec import echo
 from workers.job import Job
 from workers.runner import ShardPool
 
@@ -101,8 +100,8 @@ class JobManager:
         for record in await self.io(self.store.unfinished):
             try:
                 job = job_from_mapping(record.spec, max_trials=MAX_TRIALS)
-            except SpecError as err:
-                reason = f"the stored specification is no longer valid: {err}"
+            except Exception as err:  # SpecError, or a spec this version cannot even read
+                reason = f"the stored specification is no longer valid: {_one_line(err)}"
                 log.error("job %s failed on resuming: %s", record.id, reason)
                 await self.io(self.store.set_state, record.id, JobState.FAILED, error=reason)
                 failed += 1
@@ -118,13 +117,19 @@ class JobManager:
         for record in await self.io(self.store.without_progress):
             try:
                 job = job_from_mapping(record.spec, max_trials=MAX_TRIALS)
-            except SpecError:
-                continue  # resume() fails it with the reason if it is unfinished
-            tally = job.model.empty_tally()
-            stored = await self.io(self.store.shard_tallies, record.id)
-            for data in stored.values():
-                tally = tally.merge(job.tally_from_dict(data))
-            await self.io(self.store.set_progress, record.id, _progress(job, len(stored), tally))
+                progress = await self._progress_from_shards(record.id, job)
+            except Exception as err:  # resume() fails it with the reason if it is unfinished
+                log.error("job %s: cannot rebuild its progress: %s", record.id, _one_line(err))
+                continue
+            await self.io(self.store.set_progress, record.id, progress)
+
+    async def _progress_from_shards(self, job_id: str, job: Job) -> Progress:
+        """A job's progress summed from its stored shard rows (read once, not per request)."""
+        tally = job.model.empty_tally()
+        stored = await self.io(self.store.shard_tallies, job_id)
+        for data in stored.values():
+            tally = tally.merge(job.tally_from_dict(data))
+        return _progress(job, len(stored), tally)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -144,10 +149,16 @@ class JobManager:
         while True:
             # Take the event before reading, so a change between the two is not missed.
             changed = self._changed.setdefault(job_id, asyncio.Event())
-            record = await self.get(job_id)
-            yield record
+            try:
+                record = await self.get(job_id)
+            except JobNotFound:
+                self._notify(job_id)  # drop the event: nothing will ever set it
+                raise
             if record.state.finished:
+                self._notify(job_id)  # no change is to come: wake and drop, keep nothing
+                yield record
                 return
+            yield record
             await changed.wait()
 
     # -- changing ----------------------------------------------------------------------
@@ -160,7 +171,7 @@ class JobManager:
                 raise JobNotFound(job_id) from None
             raise JobFinished(f"job {job_id} has already {conflict.current.value}") from None
         task = self._tasks.get(job_id)
-        if task is not None:
+        if task is not None and not task.done():
             self._cancelling.add(job_id)
             task.cancel()
         self._notify(job_id)
@@ -171,9 +182,9 @@ class JobManager:
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+            if isinstance(outcome, Exception):
+                log.error("a job's task ended with an error while stopping: %r", outcome)
         await self.io(self.store.close)
         self._io_thread.shutdown(wait=True)
 
@@ -205,21 +216,29 @@ class JobManager:
             log.info("job %s: %s", job_id, conflict)
         except Exception as err:
             log.exception("job %s failed", job_id)
-            message = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
-            with contextlib.suppress(StateConflict):
-                await self._set_state(job_id, JobState.FAILED, error=message)
+            await self._finish(job_id, JobState.FAILED, error=_one_line(err))
         else:
-            with contextlib.suppress(StateConflict):
-                await self._set_state(job_id, JobState.SUCCEEDED, result=job.report(live.tally))
+            await self._finish(job_id, JobState.SUCCEEDED, result=job.report(live.tally))
         finally:
             self._cancelling.discard(job_id)
             self._notify(job_id)
+
+    async def _finish(self, job_id: str, state: JobState, **fields: Any) -> None:
+        """Store a job's final state; an error storing it is logged, not raised: the job
+        then stays as stored, and resumes on the next start."""
+        try:
+            await self._set_state(job_id, state, **fields)
+        except StateConflict:
+            pass  # cancelled meanwhile: the stored state stands
+        except Exception:
+            log.exception("job %s: cannot store its end (%s)", job_id, state.value)
 
     async def _run_shards(self, job_id: str, job: Job, live: _Live) -> None:
         running: set[asyncio.Task[None]] = set()
         failure: list[BaseException] = []
 
         async def one(job_ref: Any, index: int) -> None:
+            # The slot is released by the task's done callback, however the task ends.
             try:
                 tally, seconds = await self.pool.run(job_ref, index)
                 # Merge before saving: saves run in order on the store's thread, each
@@ -233,21 +252,25 @@ class JobManager:
                 self._notify(job_id)
             except Exception as err:
                 failure.append(err)
-            finally:
-                self.pool.release()
 
         try:
             async with self._turn:
                 record = await self.get(job_id)
-                if record.tally is not None:
+                done = await self.io(self.store.shard_indices, job_id)
+                if record.tally is not None and record.shards_done == len(done):
                     live.tally = job.tally_from_dict(record.tally)
                     live.shards_done = record.shards_done
-                done = await self.io(self.store.shard_indices, job_id)
-                pending = [i for i in range(job.plan.count) if i not in done]
-                if not pending:  # every shard was stored before a restart
+                elif done:  # shards stored without their progress (by an older version)
+                    progress = await self._progress_from_shards(job_id, job)
+                    await self.io(self.store.set_progress, job_id, progress)
+                    live.tally = job.tally_from_dict(progress.tally)
+                    live.shards_done = progress.shards_done
+                if len(done) == job.plan.count:  # every shard was stored before a restart
                     await self._set_state(job_id, JobState.RUNNING)
                 job_ref = None
-                for index in pending:
+                for index in range(job.plan.count):
+                    if index in done:
+                        continue
                     await self.pool.acquire()
                     try:
                         if failure:
@@ -259,6 +282,7 @@ class JobManager:
                         self.pool.release()
                         raise
                     task = asyncio.get_running_loop().create_task(one(job_ref, index))
+                    task.add_done_callback(lambda _: self.pool.release())
                     running.add(task)
                     task.add_done_callback(running.discard)
             # Every shard is submitted: the next job may fill slots as these finish.
@@ -271,6 +295,12 @@ class JobManager:
                 await asyncio.gather(*running, return_exceptions=True)
         if failure:
             raise failure[0]
+
+
+def _one_line(err: BaseException) -> str:
+    """An error as one line for a job's stored reason: its last line, or its repr."""
+    text = str(err).strip()
+    return text.splitlines()[-1] if text else repr(err)
 
 
 def _progress(job: Job, shards_done: int, tally: Any) -> Progress:

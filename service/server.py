@@ -228,20 +228,29 @@ def _check_port_free(host: str, port: int, what: str) -> None:
 
     grpc binds with SO_REUSEPORT by default, and then a second server on a busy port
     starts and shares the port's requests with the first; the server also turns that
-    option off, and this check gives the user one clear line instead of grpc's log.
+    option off, and this check gives the user one clear line instead of grpc's log.  The
+    probe sets SO_REUSEADDR, as grpc and the metrics server do, so that a port left only
+    with connections closing (TIME_WAIT, after a restart) is not taken for a busy one.
     """
     if port == 0:
         return
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)
     except OSError as err:
         raise StartupError(f"{what} {host}:{port}: cannot resolve the host: {err}") from None
-    family, kind, proto, _, address = infos[0]
-    with socket.socket(family, kind, proto) as probe:
-        try:
-            probe.bind(address)
-        except OSError as err:
-            raise StartupError(f"{what} {host}:{port}: {err.strerror}") from None
+    for family, kind, proto, _, address in infos:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as err:
+                raise StartupError(f"{what} {host}:{port}: {err.strerror}") from None
+
+
+def _check_ready_file(path: Path) -> None:
+    folder = path.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise StartupError(f"--ready-file {path}: its folder does not exist or is not writable")
 
 
 def _check_ray_reachable(address: str) -> None:
@@ -276,6 +285,7 @@ class _Started:
     def stop(self) -> None:
         if self.metrics_server is not None:
             self.metrics_server.shutdown()
+            self.metrics_server.server_close()
         if self.cluster is not None:
             with contextlib.suppress(Exception):
                 self.cluster.close()
@@ -312,6 +322,8 @@ async def serve(config: ServerConfig) -> None:
         _check_port_free(host, port, "--listen")
         if config.ray_address is not None:
             _check_ray_reachable(config.ray_address)
+        if config.ready_file is not None:
+            _check_ready_file(config.ready_file)
         try:
             started.cluster = cluster = RayCluster(config.workers, address=config.ray_address)
         except Exception as err:  # Ray's own errors: a timeout, an unreachable cluster, ...
@@ -385,12 +397,18 @@ async def _serve_jobs(
         )
         if config.ready_file is not None:
             ready = {"address": address, "metrics": metrics_address, "pid": os.getpid()}
-            write_ready_file(config.ready_file, ready)
+            try:
+                write_ready_file(config.ready_file, ready)
+            except OSError as err:
+                raise StartupError(f"--ready-file {config.ready_file}: {err.strerror}") from None
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
+        signals = (signal.SIGTERM, signal.SIGINT)
+        for sig in signals:
             loop.add_signal_handler(sig, stop.set)
         await stop.wait()
+        for sig in signals:  # a second signal while stopping ends the process at once
+            loop.remove_signal_handler(sig)
         log.info("stopping")
         await health_servicer.enter_graceful_shutdown()
     finally:

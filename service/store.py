@@ -229,10 +229,13 @@ class JobStore:
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            # SQLite may have rolled back already (a full disk, an I/O error): a second
+            # ROLLBACK would raise and hide the error that matters.
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
 
     def close(self) -> None:
         self._db.close()

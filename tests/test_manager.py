@@ -16,7 +16,7 @@ from prometheus_client import CollectorRegistry
 from service.jobfile import job_from_mapping
 from service.manager import JobManager
 from service.metrics import ServiceMetrics
-from service.store import JobState, JobStore
+from service.store import JobState, JobStore, Progress
 from tests.test_store import write_schema_1_store
 from workers.job import Job
 from workers.runner import InlineRunner
@@ -158,5 +158,101 @@ def test_a_schema_1_store_resumes_to_the_result_of_an_uninterrupted_run(tmp_path
         record = await finished(manager, "job-00000000000a")
         assert pool.started == [(5, 1)]  # only the missing shard ran
         assert record.state is JobState.SUCCEEDED and record.result == local_report(SPEC)
+
+    run_manager(path, 2, body)
+
+
+def test_cancelling_a_running_job_frees_its_slots_for_the_next(tmp_path: Path) -> None:
+    async def body(manager: JobManager, pool: GatedPool) -> None:
+        first = await manager.submit({**SPEC, "seed": 1})
+        second = await manager.submit({**SPEC, "seed": 2})
+        await settle()
+        assert pool.in_flight == 2 and (await manager.get(second.id)).state is JobState.QUEUED
+        await manager.cancel(first.id)
+        await settle()
+        # The cancelled shards left their slots: the second job took both.
+        assert pool.started[-2:] == [(2, 0), (2, 1)] and pool.in_flight == 2
+        pool.gate.set()
+        done = await finished(manager, second.id)
+        assert done.state is JobState.SUCCEEDED and done.result == local_report(SPEC | {"seed": 2})
+        cancelled = await manager.get(first.id)
+        assert cancelled.state is JobState.CANCELLED and cancelled.shards_done == 0
+        assert manager.store.shard_indices(first.id) == set()
+
+    run_manager(tmp_path / "jobs.sqlite3", 2, body)
+
+
+def test_a_stopped_server_leaves_its_running_job_to_the_next_start(tmp_path: Path) -> None:
+    path = tmp_path / "jobs.sqlite3"
+
+    async def first_start(manager: JobManager, pool: GatedPool) -> str:
+        job = await manager.submit(SPEC)
+        await settle()  # two shards in flight when the server stops
+        assert pool.in_flight == 2
+        return job.id
+
+    job_id = run_manager(path, 2, first_start)
+    store = JobStore(path)
+    record = store.get(job_id)
+    store.close()
+    assert record is not None and record.state is JobState.RUNNING and record.shards_done == 0
+
+    async def second_start(manager: JobManager, pool: GatedPool) -> None:
+        assert await manager.resume() == (1, 0)
+        pool.gate.set()
+        done = await finished(manager, job_id)
+        assert done.state is JobState.SUCCEEDED and done.result == local_report(SPEC)
+
+    run_manager(path, 2, second_start)
+
+
+def test_a_job_with_every_shard_stored_finishes_without_running_again(tmp_path: Path) -> None:
+    """Killed after its last shard was stored and before its result was: the next start
+    stores the result from the shards alone."""
+    path = tmp_path / "jobs.sqlite3"
+    job = job_from_mapping(SPEC)
+    store = JobStore(path)
+    record = store.create("bad_beat", SPEC, 30, 3)
+    store.set_state(record.id, JobState.RUNNING)
+    tally = job.model.empty_tally()
+    for index in range(3):
+        shard = job.run_shard(index)
+        tally = tally.merge(shard)
+        progress = Progress(index + 1, tally.trials, job.tally_to_dict(tally), job.report(tally))
+        store.save_shard(record.id, index, job.tally_to_dict(shard), 0.1, progress)
+    store.close()
+
+    async def body(manager: JobManager, pool: GatedPool) -> None:
+        assert await manager.resume() == (1, 0)
+        done = await finished(manager, record.id)
+        assert pool.started == []  # nothing ran again
+        assert done.state is JobState.SUCCEEDED and done.result == local_report(SPEC)
+
+    run_manager(path, 2, body)
+
+
+def test_shards_stored_without_progress_are_summed_before_the_job_goes_on(
+    tmp_path: Path,
+) -> None:
+    """A job row whose progress does not match its shard rows (written by an older version
+    after an upgrade and a roll-back) is rebuilt from the shards, not trusted."""
+    path = tmp_path / "jobs.sqlite3"
+    job = job_from_mapping(SPEC)
+    store = JobStore(path)
+    record = store.create("bad_beat", SPEC, 30, 3)
+    store.set_state(record.id, JobState.RUNNING)
+    with store._transaction():
+        store._db.execute(
+            "INSERT INTO shards VALUES (?, 1, ?, 0.1)",
+            (record.id, json.dumps(job.tally_to_dict(job.run_shard(1)))),
+        )
+    store.close()
+
+    async def body(manager: JobManager, pool: GatedPool) -> None:
+        await manager.resume()
+        pool.gate.set()
+        done = await finished(manager, record.id)
+        assert sorted(pool.started) == [(5, 0), (5, 2)]
+        assert done.result == local_report(SPEC) and done.shards_done == 3
 
     run_manager(path, 2, body)

@@ -14,6 +14,7 @@ from pathlib import Path
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.api.cardroom.v1 import job_service_pb2_grpc as pb_grpc
@@ -99,11 +100,16 @@ def test_a_busy_metrics_port_or_a_file_as_data_dir_refuse_to_start(
     refused(done, "is a file, not a folder")
 
 
-def test_a_ray_address_where_nothing_listens_refuses_to_start(tmp_path: Path) -> None:
-    """Ray retries an unreachable cluster for minutes; the server says so at once."""
+def test_a_ray_address_or_ready_file_that_cannot_work_refuses_to_start(tmp_path: Path) -> None:
+    """Ray retries an unreachable cluster for minutes, and a ready file that cannot be
+    written failed only once the server served: both are refused before Ray starts."""
     done = serve("--listen", "127.0.0.1:0", "--metrics-listen", "", "--data-dir",
                  str(tmp_path / "data"), "--ray-address", "127.0.0.1:1")  # fmt: skip
     refused(done, "--ray-address 127.0.0.1:1: no Ray cluster there")
+    nowhere = tmp_path / "missing" / "server.ready"
+    done = serve("--listen", "127.0.0.1:0", "--metrics-listen", "", "--data-dir",
+                 str(tmp_path / "data"), "--ready-file", str(nowhere))  # fmt: skip
+    refused(done, f"--ready-file {nowhere}: its folder does not exist")
 
 
 # -- 4, 5: errors of any input stay short, and never a traceback -----------------------------
@@ -166,13 +172,35 @@ def test_malformed_request_bytes_are_invalid_arguments_without_a_log_line(
             assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT, method
             assert "not a valid request message" in caught.value.details()
             assert "Error" not in caught.value.details()
-    watch = channel.unary_stream("/cardroom.v1.JobService/WatchJob")
-    with pytest.raises(grpc.RpcError) as caught:
-        list(watch(b"\xff\xff\xff"))
-    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    for method in ("/cardroom.v1.JobService/WatchJob", "/grpc.health.v1.Health/Watch"):
+        with pytest.raises(grpc.RpcError) as caught:
+            list(channel.unary_stream(method)(b"\xff\xff\xff"))
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT, method
     time.sleep(0.5)  # let the server's log catch up before reading it
     grown = server.log_path.read_text(errors="replace")[log_size:]
     assert "Traceback" not in grown and "DecodeError" not in grown, grown
+
+
+def test_valid_requests_of_every_shape_pass_the_malformed_request_check(
+    channel: grpc.Channel,
+) -> None:
+    """The check wraps every method; each shape grpc calls differently still works: a unary
+    call, a stream a generator yields (WatchJob), a stream written through the context (the
+    health service's Watch) and a two-way stream (server reflection)."""
+    health = health_pb2_grpc.HealthStub(channel)
+    assert health.Check(health_pb2.HealthCheckRequest()).status == (
+        health_pb2.HealthCheckResponse.SERVING
+    )
+    watch = health.Watch(health_pb2.HealthCheckRequest(service="cardroom.v1.JobService"))
+    first = next(watch)
+    watch.cancel()
+    assert first.status == health_pb2.HealthCheckResponse.SERVING
+    reflection = reflection_pb2_grpc.ServerReflectionStub(channel)
+    answers = reflection.ServerReflectionInfo(
+        iter([reflection_pb2.ServerReflectionRequest(list_services="")])
+    )
+    names = {s.name for s in next(answers).list_services_response.service}
+    assert {"cardroom.v1.JobService", "grpc.health.v1.Health"} <= names
 
 
 # -- 6: states and limits --------------------------------------------------------------------
@@ -291,7 +319,8 @@ def test_ctrl_c_during_a_local_run_is_one_line(tmp_path: Path) -> None:
         [sys.executable, "-m", "service.cli", "run", str(job_file), "--in-process"],
         cwd=REPO, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    time.sleep(8.0)  # past the imports and the kernels' loading, into the shards
+    _wait_for_line(run, "one after another in this process")
+    time.sleep(1.0)  # into the shards
     run.send_signal(signal.SIGINT)
     out, err = run.communicate(timeout=60)
     assert run.returncode == 130, err

@@ -9,13 +9,16 @@ Measured side by side in one run, on the same bad-beat job:
 * the server's resident memory while a long job runs (``--memory-hands``), which must
   stay flat in the number of trials.
 
-Run: ``python bench/bench_service.py [--hands N] [--memory-hands N]``.
+Each time is the median and range of ``--repeats`` runs (3 by default).
+
+Run: ``python bench/bench_service.py [--hands N] [--repeats N] [--memory-hands N]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -87,9 +90,15 @@ class Service:
         self.server.stop()
 
 
+def spread(seconds: list[float]) -> str:
+    """Median and range of repeated times, as the table shows them."""
+    return f"{statistics.median(seconds):.2f} s ({min(seconds):.2f}–{max(seconds):.2f})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=100_000_000)
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs of each measurement")
     parser.add_argument("--memory-hands", type=int, default=0, help="0 skips the memory run")
     args = parser.parse_args()
     cpus = os.cpu_count() or 1
@@ -99,48 +108,55 @@ def main() -> None:
         root = Path(tmp)
         warm = spec(2_000_000, 1)
         job = job_from_mapping(job_mapping(args.hands, 7))
+        direct: list[float] = []
         with RayRunner(cpus) as runner:
             runner.run(job_from_mapping(job_mapping(2_000_000, 1)))
-            started = time.perf_counter()
-            direct_tally = runner.run(job)
-            direct = time.perf_counter() - started
+            for _ in range(args.repeats):
+                started = time.perf_counter()
+                direct_tally = runner.run(job)
+                direct.append(time.perf_counter() - started)
         direct_report = job.report(direct_tally)
 
-        times: dict[int, float] = {}
+        times: dict[int, list[float]] = {}
         for workers in sorted({1, cpus}):
             service = Service(workers, root)
             try:
                 service.run(warm)
-                seconds, finished = service.run(spec(args.hands, 7))
-                times[workers] = seconds
-                assert finished.result.bad_beat.jackpot_hands == direct_report["jackpot_hands"]
+                times[workers] = []
+                for _ in range(args.repeats):
+                    seconds, finished = service.run(spec(args.hands, 7))
+                    times[workers].append(seconds)
+                    assert finished.result.bad_beat.jackpot_hands == direct_report["jackpot_hands"]
                 if workers == cpus and args.memory_hands:
                     rows.extend(memory_rows(service, args.memory_hands))
             finally:
                 service.close()
 
-    rate = args.hands / direct
-    rows.insert(0, ("RayRunner in process", f"{direct:.2f} s", f"{rate / 1e6:.2f} M hands/s"))
-    through = times[cpus]
+    direct_median = statistics.median(direct)
+    rate = args.hands / direct_median
+    rows.insert(0, ("RayRunner in process", spread(direct), f"{rate / 1e6:.2f} M hands/s"))
+    through = statistics.median(times[cpus])
     rows.insert(
         1,
         (
             "through the service",
-            f"{through:.2f} s",
+            spread(times[cpus]),
             f"{args.hands / through / 1e6:.2f} M hands/s; "
-            f"overhead {100 * (through / direct - 1):+.1f} %",
+            f"overhead {100 * (through / direct_median - 1):+.1f} % (medians)",
         ),
     )
     if 1 in times and cpus > 1:
+        one = statistics.median(times[1])
         rows.insert(
             2,
             (
                 "service, 1 worker CPU",
-                f"{times[1]:.2f} s",
-                f"{cpus} CPUs run {times[1] / through:.2f}x as fast as 1",
+                spread(times[1]),
+                f"{cpus} CPUs run {one / through:.2f}x as fast as 1 (medians)",
             ),
         )
-    print(f"\nbad-beat job, {args.hands:,} hands, 10 players; {cpus} CPUs\n")
+    print(f"\nbad-beat job, {args.hands:,} hands, 10 players; {cpus} CPUs; "
+          f"median (range) of {args.repeats} runs\n")  # fmt: skip
     print("\n".join(markdown_table(("measurement", "time", "figure"), "lrl", rows)))
 
 

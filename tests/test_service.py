@@ -14,7 +14,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.api.cardroom.v1 import job_service_pb2_grpc as pb_grpc
-from tests.harness import Server, cardroom
+from tests.harness import Server, cardroom, running_server
 from tests.ray_probe import busy_ray_workers, wait_until_busy, wait_until_idle
 
 pytestmark = pytest.mark.slow
@@ -34,11 +34,8 @@ min_losing_hand = "full house"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     root = tmp_path_factory.mktemp("service")
-    running = Server(root / "data", extra=("--max-trials", "2000000000"))
-    try:
+    with running_server(root / "data", extra=("--max-trials", "2000000000")) as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="module")

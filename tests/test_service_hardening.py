@@ -30,11 +30,8 @@ LONG.bad_beat.game.players = 6
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     root = tmp_path_factory.mktemp("hardening")
-    running = Server(root / "data", extra=("--max-trials", "2000000000"))
-    try:
+    with running_server(root / "data", extra=("--max-trials", "2000000000")) as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="module")

@@ -151,23 +151,21 @@ def test_one_data_directory_one_server(tmp_path: Path) -> None:
         "try:\n    DataDirLock(Path(sys.argv[1]))\nexcept StoreError as e:\n"
         "    print(e); sys.exit(3)\n"
     )
-    other = subprocess.run(
-        [sys.executable, "-c", probe, str(tmp_path / "data")],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=Path(__file__).resolve().parent.parent,
-    )
+
+    def another_process() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", probe, str(tmp_path / "data")],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=Path(__file__).resolve().parent.parent,
+        )
+
+    other = another_process()
     assert other.returncode == 3, other.stderr
     assert "in use by another cardroom server" in other.stdout
     held.release()
-    again = subprocess.run(
-        [sys.executable, "-c", probe, str(tmp_path / "data")],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=Path(__file__).resolve().parent.parent,
-    )
+    again = another_process()
     assert again.returncode == 0, again.stdout + again.stderr
 
 

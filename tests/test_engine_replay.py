@@ -100,10 +100,15 @@ def _random_game(chooser: random.Random, limit: Limit, index: int) -> GameDefini
         stakes=stakes,
         incomplete_raise=IncompleteRaiseRule.HALF_BET if half else IncompleteRaiseRule.FULL_BET,
         pot_limit_blinds=pot_blinds,
+        # Both whole-chip odd-chip rules, so that the kernel is held to each.
+        odd_chips=ODD_CHIP_RULES[(index // 3) % len(ODD_CHIP_RULES)],
     )
     if on_button:
         game = replace(game, forced=ForcedBets(ante, blinds, first_blind_on_button=True))
     return game
+
+
+ODD_CHIP_RULES = (OddChipRule.FIRST_LEFT_OF_BUTTON, OddChipRule.ONE_EACH_LEFT_OF_BUTTON)
 
 
 def _random_stack(chooser: random.Random, forced: int) -> int:

@@ -71,15 +71,35 @@ def test_every_chip_lands_in_exactly_one_pot(contributions: list[int], flags: li
 
 
 def test_odd_chips_go_left_of_the_button() -> None:
-    """Rules 000_1a86611de8d3f5f7.txt, 'extra chips going to the person closest to the
-    button in clockwise order'."""
+    """Rules 000_1a86611de8d3f5f7.txt, 'with any extra chips going to the person closest to
+    the button in clockwise order': every odd chip to that one person."""
     assert split(11, [2, 5], button=4, n_seats=6) == {5: 6, 2: 5}
     assert split(11, [2, 5], button=1, n_seats=6) == {2: 6, 5: 5}
     assert split(10, [0, 1, 2], button=2, n_seats=3) == {0: 4, 1: 3, 2: 3}
+    # Three winners share 11: two odd chips, both to seat 0, first clockwise from the button.
+    assert split(11, [0, 1, 2], button=2, n_seats=3) == {0: 5, 1: 3, 2: 3}
+    assert split(23, [1, 3, 4, 5], button=3, n_seats=6) == {4: 8, 5: 5, 1: 5, 3: 5}
     exact = split(10, [0, 1, 2], button=2, n_seats=3, rule=OddChipRule.EXACT)
     assert exact == {0: Fraction(10, 3), 1: Fraction(10, 3), 2: Fraction(10, 3)}
     with pytest.raises(ValueError, match="winner"):
         split(10, [], button=0, n_seats=3)
+
+
+def test_odd_chips_one_each_is_a_named_option() -> None:
+    """The other reading of the same sentence, one odd chip to each winner in turn clockwise
+    from the button, as an option (OddChipRule.ONE_EACH_LEFT_OF_BUTTON)."""
+    one_each = OddChipRule.ONE_EACH_LEFT_OF_BUTTON
+    assert split(11, [0, 1, 2], button=2, n_seats=3, rule=one_each) == {0: 4, 1: 4, 2: 3}
+    assert split(23, [1, 3, 4, 5], button=3, n_seats=6, rule=one_each) == {
+        4: 6,
+        5: 6,
+        1: 6,
+        3: 5,
+    }
+    # With one odd chip the two readings agree.
+    assert split(10, [0, 1, 2], button=2, n_seats=3, rule=one_each) == split(
+        10, [0, 1, 2], button=2, n_seats=3
+    )
 
 
 def test_high_low_halves() -> None:

@@ -7,10 +7,11 @@ distinct amount that a player still in the hand has put in closes a pot, and onl
 players who put in at least that much may win it.  Folded players' chips stay in the pots
 they reached; they are eligible for none.
 
-Seats are numbered clockwise; ``button`` is the button's seat.  Odd chips go to the
-winners in order clockwise from the button (Rules 000_1a86611de8d3f5f7.txt, 'extra chips
-going to the person closest to the button'), or, under the exact rule, nobody rounds and
-shares are fractions of a chip.
+Seats are numbered clockwise; ``button`` is the button's seat.  Odd chips go to the first
+winner clockwise from the button (Rules 000_1a86611de8d3f5f7.txt, 'any extra chips going to
+the person closest to the button in clockwise order'; :mod:`simulations.engine.odd_chips`),
+or one each to the winners clockwise from the button, or, under the exact rule, nobody
+rounds and shares are fractions of a chip.
 """
 
 from __future__ import annotations
@@ -20,14 +21,26 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
+from simulations.engine.odd_chips import ALL_TO_FIRST, ONE_EACH, winner_chips
+
 Chips = int | Fraction
 
 
 class OddChipRule(Enum):
     """Who gets the chips that do not divide evenly among tied winners."""
 
-    FIRST_LEFT_OF_BUTTON = "first-left-of-button"  # the rule texts' convention
+    # The rule texts: every odd chip to the first winner clockwise from the button.
+    FIRST_LEFT_OF_BUTTON = "first-left-of-button"
+    # One odd chip to each winner in turn, clockwise from the button.
+    ONE_EACH_LEFT_OF_BUTTON = "one-each-left-of-button"
     EXACT = "exact"  # fractional shares, for simulations that want expectations
+
+    @property
+    def code(self) -> int:
+        """The rule as :func:`simulations.engine.odd_chips.winner_chips` takes it."""
+        if self is OddChipRule.EXACT:
+            raise ValueError("exact shares are fractions: no whole-chip rule code")
+        return ONE_EACH if self is OddChipRule.ONE_EACH_LEFT_OF_BUTTON else ALL_TO_FIRST
 
 
 @dataclass(frozen=True)
@@ -99,8 +112,8 @@ def split(
         raise ValueError("a pot needs at least one winner")
     if rule is OddChipRule.EXACT:
         return {seat: Fraction(amount, len(order)) for seat in order}
-    share, odd = divmod(amount, len(order))
-    return {seat: share + (1 if i < odd else 0) for i, seat in enumerate(order)}
+    count, code = len(order), rule.code
+    return {seat: int(winner_chips(amount, count, i, code)) for i, seat in enumerate(order)}
 
 
 def split_high_low(

@@ -300,6 +300,7 @@ class ReplayRules:
     unit: int
     half_bet: bool
     small_blind_as_big: bool
+    odd_chips: OddChipRule
     min_players: int
     max_players: int
 
@@ -318,6 +319,7 @@ class ReplayRules:
             self.unit,
             self.half_bet,
             self.small_blind_as_big,
+            self.odd_chips.code,
         )
 
     @classmethod
@@ -340,6 +342,7 @@ class ReplayRules:
             unit=stakes.unit,
             half_bet=game.incomplete_raise is IncompleteRaiseRule.HALF_BET,
             small_blind_as_big=game.pot_limit_blinds is PotLimitBlinds.SMALL_AS_BIG,
+            odd_chips=game.odd_chips,
             min_players=game.min_players,
             max_players=game.max_players,
         )
@@ -388,8 +391,8 @@ def _unsupported(game: GameDefinition) -> list[str]:
         problems.append("rake is not taken")
     if game.jackpot_drop is not None:
         problems.append("no jackpot drop is taken")
-    if game.odd_chips is not OddChipRule.FIRST_LEFT_OF_BUTTON:
-        problems.append("odd chips go left of the button only (no exact fractional shares)")
+    if game.odd_chips is OddChipRule.EXACT:
+        problems.append("odd chips are whole chips (no exact fractional shares)")
     if problems:
         return problems
     # Anything else a definition may say (a setting added later) must be left at its
@@ -412,6 +415,7 @@ def _unsupported(game: GameDefinition) -> list[str]:
         stakes=known_stakes,
         incomplete_raise=game.incomplete_raise,
         pot_limit_blinds=game.pot_limit_blinds,
+        odd_chips=game.odd_chips,
         min_players=game.min_players,
         max_players=game.max_players,
     )

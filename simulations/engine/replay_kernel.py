@@ -17,7 +17,8 @@ with the same rules (Rules 002_376df91f076a6501.txt):
   betting, under the half bet rule half of one does;
 * 'Table stakes rules' and '"All in"': the uncalled bet goes back, side pots are made at
   every live player's contribution, each pot goes to its best eligible hand, and odd chips
-  go first left of the button (Rules 000_1a86611de8d3f5f7.txt).
+  go by the game's rule through the reference engine's own compiled function
+  (simulations.engine.odd_chips; Rules 000_1a86611de8d3f5f7.txt).
 
 The per-hand state lives in a handful of scalars and four arrays of ``MAX_SEATS`` slots
 allocated once per call: no allocation per hand or per action.  Seats that have folded or
@@ -34,6 +35,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from simulations.engine.odd_chips import winner_chips
 from simulations.evaluators.high import flush_suit, rank_lookup
 from simulations.evaluators.high_tables import HighTables
 
@@ -54,6 +56,7 @@ class KernelRules(NamedTuple):
     unit: int
     half_bet: bool
     small_blind_as_big: bool
+    odd_chips: int  # simulations.engine.odd_chips: ALL_TO_FIRST or ONE_EACH
 
 
 MAX_SEATS = 10
@@ -254,11 +257,12 @@ def _settle(
     stack: npt.NDArray[np.int64],
     contributed: npt.NDArray[np.int64],
     values: npt.NDArray[np.int64],
+    odd_chips: int,
 ) -> None:
     """settle.settle without rake, drop or dead money: hand back the uncalled bet and any
     chips above every live contribution, make the main and side pots at every live
-    contribution, and split each among its best eligible hands, odd chips first left of the
-    button."""
+    contribution, and split each among its best eligible hands, odd chips by the game's rule
+    (the reference engine's own compiled function)."""
     top = 0
     for s in range(1, n):
         if contributed[s] > contributed[top]:
@@ -304,13 +308,11 @@ def _settle(
         count = 0
         for s in range(n):
             count += (winners >> s) & 1
-        share = amount // count
-        odd = amount - share * count
         rank = 0
         for j in range(n):
             s = (button + 1 + j) % n
             if (winners >> s) & 1:
-                stack[s] += share + (1 if rank < odd else 0)
+                stack[s] += winner_chips(amount, count, rank, odd_chips)
                 rank += 1
         floor = level
 
@@ -350,6 +352,7 @@ def _play_hand(
         unit,
         half_bet,
         small_blind_as_big,
+        odd_chips,
     ) = rules
     pot = 0
     # 'Any money the player holds must be applied to the ante first.'
@@ -524,7 +527,7 @@ def _play_hand(
     if showdown:
         _showdown_values(n, button, deck, folded, values, tables)
     detail[DETAIL_SEAT] = -1
-    _settle(n, button, folded, showdown, stack, contributed, values)
+    _settle(n, button, folded, showdown, stack, contributed, values, odd_chips)
     if i < last:
         return HAND_OVER, i - first
     return COMPLETED, -1

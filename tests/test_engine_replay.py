@@ -40,7 +40,13 @@ from simulations.engine.hand import (
     LegalActions,
     Post,
 )
-from simulations.engine.limits import IncompleteRaiseRule, Limit, PotLimitBlinds, Stakes
+from simulations.engine.limits import (
+    IncompleteRaiseRule,
+    Limit,
+    PotLimitBlinds,
+    ShortAllInRule,
+    Stakes,
+)
 from simulations.engine.pots import OddChipRule
 from simulations.engine.replay import (
     ActionCode,
@@ -100,8 +106,10 @@ def _random_game(chooser: random.Random, limit: Limit, index: int) -> GameDefini
         stakes=stakes,
         incomplete_raise=IncompleteRaiseRule.HALF_BET if half else IncompleteRaiseRule.FULL_BET,
         pot_limit_blinds=pot_blinds,
-        # Both whole-chip odd-chip rules, so that the kernel is held to each.
+        # Both whole-chip odd-chip rules and both readings of short all-ins in a row, so
+        # that the kernel is held to each.
         odd_chips=ODD_CHIP_RULES[(index // 3) % len(ODD_CHIP_RULES)],
+        short_all_ins=list(ShortAllInRule)[(index // 5) % len(ShortAllInRule)],
     )
     if on_button:
         game = replace(game, forced=ForcedBets(ante, blinds, first_blind_on_button=True))

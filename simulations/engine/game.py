@@ -12,7 +12,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
-from simulations.engine.limits import IncompleteRaiseRule, Limit, PotLimitBlinds, Stakes
+from simulations.engine.limits import (
+    IncompleteRaiseRule,
+    Limit,
+    PotLimitBlinds,
+    ShortAllInRule,
+    Stakes,
+)
 from simulations.engine.pots import OddChipRule
 from simulations.evaluators.selection import SEVEN_CARD_STUD, TEXAS_HOLDEM, Selection
 from simulations.evaluators.stud_showing import BringIn
@@ -141,6 +147,7 @@ class GameDefinition:
     stakes: Stakes
     selection: Selection = TEXAS_HOLDEM
     incomplete_raise: IncompleteRaiseRule = IncompleteRaiseRule.FULL_BET
+    short_all_ins: ShortAllInRule = ShortAllInRule.CUMULATIVE
     pot_limit_blinds: PotLimitBlinds = PotLimitBlinds.AS_POSTED
     odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON
     rake: Rake | None = None
@@ -179,6 +186,7 @@ def holdem(
     ante: int = 0,
     stakes: Stakes | None = None,
     incomplete_raise: IncompleteRaiseRule = IncompleteRaiseRule.FULL_BET,
+    short_all_ins: ShortAllInRule = ShortAllInRule.CUMULATIVE,
     pot_limit_blinds: PotLimitBlinds = PotLimitBlinds.AS_POSTED,
     odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
     rake: Rake | None = None,
@@ -199,6 +207,7 @@ def holdem(
         limit=limit,
         stakes=stakes,
         incomplete_raise=incomplete_raise,
+        short_all_ins=short_all_ins,
         pot_limit_blinds=pot_limit_blinds,
         odd_chips=odd_chips,
         rake=rake,
@@ -223,6 +232,7 @@ def seven_card_stud(
     stakes: Stakes | None = None,
     limit: Limit = Limit.FIXED,
     incomplete_raise: IncompleteRaiseRule = IncompleteRaiseRule.FULL_BET,
+    short_all_ins: ShortAllInRule = ShortAllInRule.CUMULATIVE,
     odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
     rake: Rake | None = None,
 ) -> GameDefinition:
@@ -244,6 +254,7 @@ def seven_card_stud(
         stakes=stakes,
         selection=SEVEN_CARD_STUD,
         incomplete_raise=incomplete_raise,
+        short_all_ins=short_all_ins,
         odd_chips=odd_chips,
         rake=rake,
         max_players=8,

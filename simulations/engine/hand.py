@@ -51,6 +51,7 @@ from simulations.engine.forced import (
 )
 from simulations.engine.game import ActingOrder, GameDefinition, StraddleRule
 from simulations.engine.limits import (
+    IncompleteRaiseRule,
     Limit,
     PotLimitBlinds,
     RaiseBounds,
@@ -59,6 +60,7 @@ from simulations.engine.limits import (
     reopens,
 )
 from simulations.engine.pots import Chips, Pot
+from simulations.engine.reopening import still_closed
 from simulations.engine.settle import settle
 from simulations.evaluators.hand_value import HandValue
 from simulations.evaluators.high import evaluate_high
@@ -119,6 +121,9 @@ class Hand:
         self.jackpot_drop = 0
         self.finished = False
         self._acted: set[int] = set()
+        # The bet each seat last acted on (called, checked or bet): short all-ins after it
+        # add up against it (simulations.engine.reopening).
+        self._acted_at = [0] * self.n
         self._to_match = 0
         self._last_raise = 0
         self._bets_made = 0
@@ -188,11 +193,11 @@ class Hand:
             self.folded[s] = True
             self.events.append(Folded(s))
         elif action.kind is ActionKind.CHECK:
-            self._acted.add(s)
+            self._mark_acted(s)
             self.events.append(Checked(s))
         elif action.kind is ActionKind.CALL:
             self._put(s, legal.to_call)
-            self._acted.add(s)
+            self._mark_acted(s)
             self.events.append(Called(s, legal.to_call, self.stacks[s] == 0))
         else:
             assert action.total is not None
@@ -487,8 +492,8 @@ class Hand:
         even if its payer was short ('Players to act must call the complete amount')."""
         self._put(seat, amount)
         self._bring_in_due = False
-        self._acted.add(seat)
         self._to_match = self.game.forced.bring_in
+        self._mark_acted(seat)
         self.events.append(Posted(seat, PostKind.BRING_IN, amount, self.stacks[seat] == 0))
 
     def _needs_to_act(self, seat: int) -> bool:
@@ -556,15 +561,37 @@ class Hand:
         increment = total - faced
         full = total >= bounds.low
         reopened = full or reopens(self.game.incomplete_raise, increment, full_increment)
+        self._to_match = total
         if reopened:
             self._acted = {seat}
+            self._acted_at[seat] = total
             self._bets_made += 1
             if full:
                 self._last_raise = max(increment, self._last_raise)
         else:
-            self._acted.add(seat)
-        self._to_match = total
+            self._mark_acted(seat)
+            self._reopen_for_short_all_ins(full_increment)
         self.events.append(BetOrRaised(seat, total, added, self.stacks[seat] == 0, reopened))
+
+    def _mark_acted(self, seat: int) -> None:
+        self._acted.add(seat)
+        self._acted_at[seat] = self._to_match
+
+    def _reopen_for_short_all_ins(self, full_increment: int) -> None:
+        """Rules 002_376df91f076a6501.txt, 'Incomplete bet or raise', as the game reads a run
+        of short all-ins: each seat that acted may raise again once what it faces since its
+        own action adds up to a reopening amount (the shared compiled rule)."""
+        acted = sum(1 << s for s in self._acted)
+        closed = still_closed(
+            acted,
+            np.array(self._acted_at, dtype=np.int64),
+            self.n,
+            self._to_match,
+            full_increment,
+            self.game.incomplete_raise is IncompleteRaiseRule.HALF_BET,
+            self.game.short_all_ins.code,
+        )
+        self._acted = {s for s in self._acted if (closed >> s) & 1}
 
     def _after_action(self, seat: int) -> None:
         self._legal = None

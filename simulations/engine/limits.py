@@ -17,12 +17,26 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 
+from simulations.engine.reopening import CUMULATIVE, EACH_ALONE, reopens_betting
+
 
 class Limit(StrEnum):
     FIXED = "fixed-limit"
     SPREAD = "spread-limit"
     POT = "pot-limit"
     NO = "no-limit"
+
+
+class ShortAllInRule(StrEnum):
+    """Whether several short all-ins in a row add up to reopen the betting
+    (:mod:`simulations.engine.reopening`)."""
+
+    CUMULATIVE = "cumulative"  # they add up, for each player from the bet he last acted on
+    EACH_ALONE = "each-alone"  # each is judged alone: none of them reopens
+
+    @property
+    def code(self) -> int:
+        return CUMULATIVE if self is ShortAllInRule.CUMULATIVE else EACH_ALONE
 
 
 class IncompleteRaiseRule(StrEnum):
@@ -180,10 +194,7 @@ def reopens(rule: IncompleteRaiseRule, increment: int, full_increment: int) -> b
     """Whether an all-in bet or raise of ``increment`` over the bet it faced reopens the action.
 
     ``full_increment`` is the full bet (opening) or the last full raise.  Under the full bet
-    rule only the full amount reopens; under the half bet rule half or more does.
+    rule only the full amount reopens; under the half bet rule half or more does
+    (:func:`simulations.engine.reopening.reopens_betting`, which the replay kernel calls too).
     """
-    if increment >= full_increment:
-        return True
-    if rule is IncompleteRaiseRule.HALF_BET:
-        return 2 * increment >= full_increment
-    return False
+    return bool(reopens_betting(increment, full_increment, rule is IncompleteRaiseRule.HALF_BET))

@@ -44,7 +44,13 @@ from simulations.engine.events import (
 )
 from simulations.engine.game import HOLDEM_STREETS, ForcedBets, GameDefinition, StraddleRule
 from simulations.engine.hand import Action, ActionKind, Hand, IllegalAction
-from simulations.engine.limits import IncompleteRaiseRule, Limit, PotLimitBlinds, Stakes
+from simulations.engine.limits import (
+    IncompleteRaiseRule,
+    Limit,
+    PotLimitBlinds,
+    ShortAllInRule,
+    Stakes,
+)
 from simulations.engine.pots import OddChipRule
 from simulations.evaluators.high import TABLES
 from simulations.evaluators.selection import TEXAS_HOLDEM
@@ -301,6 +307,7 @@ class ReplayRules:
     half_bet: bool
     small_blind_as_big: bool
     odd_chips: OddChipRule
+    short_all_ins: ShortAllInRule
     min_players: int
     max_players: int
 
@@ -320,6 +327,7 @@ class ReplayRules:
             self.half_bet,
             self.small_blind_as_big,
             self.odd_chips.code,
+            self.short_all_ins.code,
         )
 
     @classmethod
@@ -343,6 +351,7 @@ class ReplayRules:
             half_bet=game.incomplete_raise is IncompleteRaiseRule.HALF_BET,
             small_blind_as_big=game.pot_limit_blinds is PotLimitBlinds.SMALL_AS_BIG,
             odd_chips=game.odd_chips,
+            short_all_ins=game.short_all_ins,
             min_players=game.min_players,
             max_players=game.max_players,
         )
@@ -414,6 +423,7 @@ def _unsupported(game: GameDefinition) -> list[str]:
         limit=game.limit,
         stakes=known_stakes,
         incomplete_raise=game.incomplete_raise,
+        short_all_ins=game.short_all_ins,
         pot_limit_blinds=game.pot_limit_blinds,
         odd_chips=game.odd_chips,
         min_players=game.min_players,

@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simulations.engine.odd_chips import winner_chips
+from simulations.engine.reopening import reopens_betting, still_closed
 from simulations.evaluators.high import flush_suit, rank_lookup
 from simulations.evaluators.high_tables import HighTables
 
@@ -57,6 +58,7 @@ class KernelRules(NamedTuple):
     half_bet: bool
     small_blind_as_big: bool
     odd_chips: int  # simulations.engine.odd_chips: ALL_TO_FIRST or ONE_EACH
+    short_all_ins: int  # simulations.engine.reopening: CUMULATIVE or EACH_ALONE
 
 
 MAX_SEATS = 10
@@ -353,6 +355,7 @@ def _play_hand(
         half_bet,
         small_blind_as_big,
         odd_chips,
+        short_all_ins,
     ) = rules
     pot = 0
     # 'Any money the player holds must be applied to the ante first.'
@@ -389,6 +392,7 @@ def _play_hand(
                 credit += blinds[n_blinds - 1] - blinds[j]
     folded = 0
     acted = 0
+    acted_at = np.zeros(MAX_SEATS, dtype=np.int64)  # the bet each seat last acted on
     street = 0
     actor = _next_to_act(start % n, True, n, folded, acted, to_match, stack, round_bets)
     i = first
@@ -436,6 +440,7 @@ def _play_hand(
                 detail[DETAIL_A] = to_call
                 return CHECK_FACING_BET, i - first
             acted |= 1 << s
+            acted_at[s] = to_match
         elif kind == CALL:
             if to_call == 0:
                 return CALL_WITHOUT_BET, i - first
@@ -444,6 +449,7 @@ def _play_hand(
             round_bets[s] += to_call
             pot += to_call
             acted |= 1 << s
+            acted_at[s] = to_match
         elif kind in (BET, RAISE):
             if (kind == BET) != (to_match == 0):
                 return (BET_FACING_BET if kind == BET else RAISE_WITHOUT_BET), i - first
@@ -507,14 +513,19 @@ def _play_hand(
             pot += added
             full = total >= b_low
             increment = total - to_match
-            if full or (half_bet and 2 * increment >= b_low - to_match):
+            full_increment = b_low - to_match
+            to_match = total
+            acted_at[s] = total
+            if full or reopens_betting(increment, full_increment, half_bet):
                 acted = 1 << s
                 bets_made += 1
                 if full:
                     last_raise = max(increment, last_raise)
             else:
                 acted |= 1 << s
-            to_match = total
+                acted = still_closed(
+                    acted, acted_at, n, to_match, full_increment, half_bet, short_all_ins
+                )
         else:
             return UNKNOWN_ACTION, i - first
         i += 1

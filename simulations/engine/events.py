@@ -15,6 +15,7 @@ from simulations.cards import Card
 
 class PostKind(StrEnum):
     ANTE = "ante"
+    BIG_BLIND_ANTE = "big-blind ante"  # one ante for the whole table, posted dead by the big blind
     BLIND = "blind"
     STRADDLE = "straddle"
     KILL = "kill"

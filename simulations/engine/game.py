@@ -36,6 +36,15 @@ class Street:
     up_cards: int = 0  # face up to each player (stud), dealt after the down cards
 
 
+class BigBlindAnteOrder(StrEnum):
+    """What a big blind too short for both pays first: the blind (tournament rules' reading,
+    so that the hand is played for a full blind) or the ante (the texts' rule for antes
+    generally: 'Any money the player holds must be applied to the ante first')."""
+
+    BLIND_FIRST = "blind-first"
+    ANTE_FIRST = "ante-first"
+
+
 @dataclass(frozen=True)
 class ForcedBets:
     """Antes and blinds posted before the deal.
@@ -50,10 +59,16 @@ class ForcedBets:
     blinds: tuple[int, ...] = ()
     first_blind_on_button: bool = False
     bring_in: int = 0
+    # One ante for the whole table, paid by the big blind as dead money: it belongs to the
+    # main pot, which every player may win, and counts toward no bet.
+    big_blind_ante: int = 0
+    big_blind_ante_order: BigBlindAnteOrder = BigBlindAnteOrder.BLIND_FIRST
 
     def __post_init__(self) -> None:
-        if self.ante < 0 or any(b <= 0 for b in self.blinds):
+        if self.ante < 0 or self.big_blind_ante < 0 or any(b <= 0 for b in self.blinds):
             raise ValueError("antes cannot be negative and blinds must be positive")
+        if self.big_blind_ante and not self.blinds:
+            raise ValueError("a big-blind ante needs a big blind to post it")
         if self.bring_in < 0:
             raise ValueError(f"the bring-in cannot be negative, got {self.bring_in}")
         if self.bring_in and self.blinds:
@@ -184,6 +199,7 @@ def holdem(
     *,
     blinds: tuple[int, ...] = (1, 2),
     ante: int = 0,
+    big_blind_ante: int = 0,
     stakes: Stakes | None = None,
     incomplete_raise: IncompleteRaiseRule = IncompleteRaiseRule.FULL_BET,
     short_all_ins: ShortAllInRule = ShortAllInRule.CUMULATIVE,
@@ -203,7 +219,7 @@ def holdem(
     return GameDefinition(
         name=f"{limit.value} Texas hold'em",
         streets=HOLDEM_STREETS,
-        forced=ForcedBets(ante=ante, blinds=blinds),
+        forced=ForcedBets(ante=ante, blinds=blinds, big_blind_ante=big_blind_ante),
         limit=limit,
         stakes=stakes,
         incomplete_raise=incomplete_raise,

@@ -49,7 +49,7 @@ from simulations.engine.forced import (
     clockwise,
     showing_opener,
 )
-from simulations.engine.game import ActingOrder, GameDefinition, StraddleRule
+from simulations.engine.game import ActingOrder, BigBlindAnteOrder, GameDefinition, StraddleRule
 from simulations.engine.limits import (
     IncompleteRaiseRule,
     Limit,
@@ -274,14 +274,21 @@ class Hand:
             placed = list(zip(clockwise(self.button, self.n), blinds, strict=False))
         else:
             placed = list(zip(clockwise(self.button + 1, self.n), blinds, strict=False))
+        big_blind_seat = placed[-1][0]
+        if blind_seats is not None:  # left of the big blind furthest round from the button
+            big_blind_seat = max(
+                blind_seats.big, key=lambda seat: (seat - self.button - 1) % self.n
+            )
+        ante_first = forced.big_blind_ante_order is BigBlindAnteOrder.ANTE_FIRST
+        if ante_first:
+            self._post_big_blind_ante(big_blind_seat)
         for seat, blind in placed:
             amount = min(blind, int(self.stacks[seat]))
             self._put(seat, amount)
             self.events.append(Posted(seat, PostKind.BLIND, amount, self.stacks[seat] == 0))
-        self._big_blind_seat = placed[-1][0]
-        if blind_seats is not None:  # left of the big blind furthest round from the button
-            far = max(blind_seats.big, key=lambda seat: (seat - self.button - 1) % self.n)
-            self._big_blind_seat = far
+        if not ante_first:
+            self._post_big_blind_ante(big_blind_seat)
+        self._big_blind_seat = big_blind_seat
         self._first_actor_after = self._big_blind_seat
         # 'Players to act must call the complete amount of the big blind.'
         self._to_match = blinds[-1]
@@ -292,10 +299,22 @@ class Hand:
         ):
             self._small_blind_credit = sum(blinds[-1] - b for _, b in placed)
 
+    def _post_big_blind_ante(self, seat: int) -> None:
+        """The big-blind ante: the table's ante in one, paid by the big blind as dead money
+        (into the main pot, toward no bet), before or after the blind by the game's order."""
+        ante = self.game.forced.big_blind_ante
+        if not ante:
+            return
+        amount = min(ante, int(self.stacks[seat]))
+        self.stacks[seat] -= amount
+        self.contributed[seat] += amount
+        self.dead[seat] += amount
+        self.events.append(Posted(seat, PostKind.BIG_BLIND_ANTE, amount, self.stacks[seat] == 0))
+
     def _blind_posters(self) -> set[int]:
         """Seats that have posted a blind, a post, a kill or a straddle (antes aside)."""
         posted = (e for e in self.events if isinstance(e, Posted))
-        return {e.seat for e in posted if e.kind is not PostKind.ANTE}
+        return {e.seat for e in posted if e.kind not in (PostKind.ANTE, PostKind.BIG_BLIND_ANTE)}
 
     def _post_posts(self, posts: Sequence[Post]) -> None:
         """Posts of new and returning players (Rules 002_376df91f076a6501.txt, 'Post').

@@ -392,7 +392,9 @@ def _unsupported(game: GameDefinition) -> list[str]:
     if game.selection != TEXAS_HOLDEM:
         problems.append(f"only hold'em high is shown down, not {game.selection.name}")
     forced = game.forced
-    if forced != ForcedBets(forced.ante, forced.blinds, forced.first_blind_on_button):
+    if forced.big_blind_ante:
+        problems.append("no big-blind ante is posted")
+    elif forced != ForcedBets(forced.ante, forced.blinds, forced.first_blind_on_button):
         problems.append("only antes and blinds open the hand (no bring-in)")
     if game.straddles is not StraddleRule.NONE:
         problems.append("straddles are not played")

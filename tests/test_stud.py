@@ -9,7 +9,7 @@ import pytest
 from simulations.cards import parse_cards
 from simulations.decks import Deck
 from simulations.engine.events import HoleDealt, Posted, PostKind
-from simulations.engine.game import ActingOrder, GameDefinition, seven_card_stud
+from simulations.engine.game import ActingOrder, GameDefinition, razz, seven_card_stud
 from simulations.engine.hand import Action, ActionKind, Hand, IllegalAction
 from simulations.engine.limits import IncompleteRaiseRule, Limit, Stakes
 
@@ -158,16 +158,7 @@ def test_low_showing_order_for_low_games() -> None:
     """Rules 002_376df91f076a6501.txt, 'Bring-in': 'In low hand games, the player with the
     highest card showing pays the bring-in' (aces low); afterwards the lowest hand showing
     opens."""
-    base = seven_card_stud(ante=0, bring_in=2)
-    game = GameDefinition(
-        name="razz-order stud",
-        streets=base.streets,
-        forced=base.forced,
-        limit=base.limit,
-        stakes=base.stakes,
-        selection=base.selection,
-        acting_order=ActingOrder.LOW_SHOWING,
-    )
+    game = razz(ante=0, bring_in=2)
     deck = _stud_deck(["2s 3s As", "2d 3d Kc", "4c 5c Kh"], [["8c", "Qd", "2h"]])
     hand = Hand(game, [100] * 3, button=0, deck=deck)
     assert hand.legal_actions().seat == 2  # the Kh outranks the Kc by suit
@@ -176,6 +167,22 @@ def test_low_showing_order_for_low_games() -> None:
     hand.act(Action.call(), seat=1)
     # A-8 is the lowest showing (K-Q and K-2 behind it).
     assert hand.legal_actions().seat == 0
+
+
+def test_a_low_acting_order_needs_a_low_showdown() -> None:
+    """A game with razz's acting order and a high showdown was accepted, and its pot paid
+    to the best high hand: the two are refused together."""
+    base = seven_card_stud(ante=0, bring_in=2)
+    with pytest.raises(ValueError, match="low-showing acting order is for low games"):
+        GameDefinition(
+            name="razz-order stud",
+            streets=base.streets,
+            forced=base.forced,
+            limit=base.limit,
+            stakes=base.stakes,
+            selection=base.selection,
+            acting_order=ActingOrder.LOW_SHOWING,
+        )
 
 
 def test_no_limit_bring_in_completes_to_the_bet() -> None:

@@ -8,7 +8,7 @@ chips are split, and which cards may form a hand at showdown.  The hand's state 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
 
@@ -20,6 +20,7 @@ from simulations.engine.limits import (
     Stakes,
 )
 from simulations.engine.pots import OddChipRule
+from simulations.engine.showdown import ACE_TO_FIVE_ONLY, HIGH_LOW_EIGHT, HIGH_ONLY, Showdown
 from simulations.evaluators.selection import SEVEN_CARD_STUD, TEXAS_HOLDEM, Selection
 from simulations.evaluators.stud_showing import BringIn
 
@@ -161,6 +162,7 @@ class GameDefinition:
     limit: Limit
     stakes: Stakes
     selection: Selection = TEXAS_HOLDEM
+    showdown: Showdown = HIGH_ONLY
     incomplete_raise: IncompleteRaiseRule = IncompleteRaiseRule.FULL_BET
     short_all_ins: ShortAllInRule = ShortAllInRule.CUMULATIVE
     pot_limit_blinds: PotLimitBlinds = PotLimitBlinds.AS_POSTED
@@ -179,6 +181,14 @@ class GameDefinition:
         ):
             # 'pot-limit and no-limit games usually use what is called the full bet rule'
             raise ValueError("pot-limit and no-limit games use the full bet rule")
+        if self.acting_order is ActingOrder.LOW_SHOWING and not self.showdown.low_only:
+            # The low hand showing opens only where the low hand wins the pot.
+            raise ValueError(
+                f"the low-showing acting order is for low games; the showdown is "
+                f"{self.showdown.label}"
+            )
+        if self.acting_order is ActingOrder.HIGH_SHOWING and self.showdown.low_only:
+            raise ValueError("a low game opens with the low hand showing, not the high")
         if self.forced.bring_in and self.acting_order is ActingOrder.POSITION:
             raise ValueError("a bring-in is paid by an upcard: the game needs a showing order")
         if self.acting_order is not ActingOrder.POSITION and not self.streets[0].up_cards:
@@ -239,6 +249,41 @@ SEVEN_CARD_STUD_STREETS = (
     Street("sixth street", up_cards=1, burn=True),
     Street("seventh street", hole_cards=1, burn=True),
 )
+
+
+def razz(
+    *,
+    ante: int = 1,
+    bring_in: int = 2,
+    stakes: Stakes | None = None,
+    odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
+) -> GameDefinition:
+    """Razz (Rules 000_1a86611de8d3f5f7.txt, 'Razz is seven-card stud played with ace-to-five
+    low hand values'): the lowest hand wins, aces low, straights and flushes ignored; the
+    highest upcard brings it in and 'the player with the lowest exposed hand starts the
+    betting' on later rounds."""
+    base = seven_card_stud(ante=ante, bring_in=bring_in, stakes=stakes, odd_chips=odd_chips)
+    return replace(
+        base,
+        name="razz",
+        showdown=ACE_TO_FIVE_ONLY,
+        acting_order=ActingOrder.LOW_SHOWING,
+    )
+
+
+def seven_card_stud_eight(
+    *,
+    ante: int = 1,
+    bring_in: int = 2,
+    stakes: Stakes | None = None,
+    odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
+) -> GameDefinition:
+    """Seven-card stud high-low, eight or better (Rules 000_1a86611de8d3f5f7.txt, 'the pot is
+    split between the player with the highest hand and the player with the lowest hand',
+    'An 8-high hand or lower is required to win low'): the high takes it all when no low
+    qualifies; the betting goes as in seven-card stud."""
+    base = seven_card_stud(ante=ante, bring_in=bring_in, stakes=stakes, odd_chips=odd_chips)
+    return replace(base, name="seven-card stud eight or better", showdown=HIGH_LOW_EIGHT)
 
 
 def seven_card_stud(

@@ -62,9 +62,7 @@ from simulations.engine.limits import (
 from simulations.engine.pots import Chips, Pot
 from simulations.engine.reopening import still_closed
 from simulations.engine.settle import settle
-from simulations.evaluators.hand_value import HandValue
-from simulations.evaluators.high import evaluate_high
-from simulations.evaluators.selection import evaluate_selection
+from simulations.evaluators.ranking import Ranking
 
 __all__ = ["Action", "ActionKind", "BlindSeats", "Hand", "IllegalAction", "LegalActions", "Post"]
 
@@ -636,11 +634,13 @@ class Hand:
         self._finish([s for s in range(self.n) if not self.folded[s]])
 
     def _finish(self, live: list[int]) -> None:
-        values: dict[int, int] = {}
+        values: dict[int, tuple[int | None, ...]] = {}
+        shown: dict[int, str] = {}
         if len(live) > 1:
             for s in live:
-                hand = self._showdown_hand(s)
-                values[s] = hand.value
+                ranked = self._showdown_hand(s)
+                values[s] = tuple(None if r is None else r.value for r in ranked)
+                shown[s] = " / ".join("no low" if r is None else r.name for r in ranked)
         # 'No flop, no drop': a hand over on its first street pays no rake or drop.
         result = settle(
             self.game,
@@ -660,19 +660,19 @@ class Hand:
         if result.rake or result.jackpot_drop:
             self.events.append(Raked(result.rake, result.jackpot_drop))
         for s in live if len(live) > 1 else ():
-            self.events.append(Shown(s, HandValue(values[s]).name, values[s]))
+            self.events.append(Shown(s, shown[s], values[s][0] or 0))
         for award in result.awards:
             self.stacks[award.seat] += award.chips
             self.events.append(Awarded(award.pot, award.seat, award.chips))
         self.actor = None
         self.finished = True
 
-    def _showdown_hand(self, seat: int) -> HandValue:
+    def _showdown_hand(self, seat: int) -> tuple[Ranking | None, ...]:
+        """The seat's best hand in each half of the game's showdown (None: no low)."""
         selection = self.game.selection
-        cards = [*self.hole[seat], *self.board]
-        if selection.plays_any_five and len(cards) <= 7:
-            return evaluate_high(cards)  # one look-up for the best five of up to seven
-        return evaluate_selection(selection, self.hole[seat], self.board)
+        return tuple(
+            half.rank(selection, self.hole[seat], self.board) for half in self.game.showdown.halves
+        )
 
     def __repr__(self) -> str:
         board = " ".join(format_card(c) for c in self.board)

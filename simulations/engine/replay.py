@@ -52,6 +52,7 @@ from simulations.engine.limits import (
     Stakes,
 )
 from simulations.engine.pots import OddChipRule
+from simulations.engine.showdown import HIGH_ONLY
 from simulations.evaluators.high import TABLES
 from simulations.evaluators.selection import TEXAS_HOLDEM
 
@@ -391,6 +392,8 @@ def _unsupported(game: GameDefinition) -> list[str]:
         )
     if game.selection != TEXAS_HOLDEM:
         problems.append(f"only hold'em high is shown down, not {game.selection.name}")
+    if game.showdown != HIGH_ONLY:
+        problems.append(f"only high hands are shown down, not {game.showdown.label}")
     forced = game.forced
     if forced.big_blind_ante:
         problems.append("no big-blind ante is posted")

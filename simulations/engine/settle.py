@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from simulations.engine.game import GameDefinition
-from simulations.engine.pots import Chips, Pot, side_pots, split, uncalled_bet
+from simulations.engine.pots import Chips, Pot, side_pots, split, split_high_low, uncalled_bet
 
 
 @dataclass(frozen=True)
@@ -39,16 +39,17 @@ def settle(
     contributed: Sequence[int],
     dead: Sequence[int],
     folded: Sequence[bool],
-    values: Mapping[int, int],
+    values: Mapping[int, Sequence[int | None]],
     *,
     button: int,
     flopped: bool,
 ) -> Settlement:
     """Settle a hand.  ``dead`` is the part of each contribution that was dead money (a
     missed small blind posted dead): it counts toward no bet, so it can be neither called
-    nor handed back, and goes into the main pot.  ``values`` holds the showdown value of
-    every live seat (empty when one player is left); ``flopped`` whether the hand reached
-    its second street ('no flop, no drop')."""
+    nor handed back, and goes into the main pot.  ``values`` holds every live seat's value
+    in each half of the game's showdown, None where it does not qualify (empty when one
+    player is left); ``flopped`` whether the hand reached its second street ('no flop, no
+    drop')."""
     live_money = [c - d for c, d in zip(contributed, dead, strict=True)]
     alive = [not f for f in folded]
     returned: list[tuple[int, int]] = []
@@ -79,13 +80,28 @@ def settle(
     for index in range(len(remaining) - 1, -1, -1):
         pot = remaining[index]
         if len(pot.eligible) == 1 or not values:
-            winners = list(pot.eligible)
-        else:
-            best = max(values[s] for s in pot.eligible)
-            winners = [s for s in pot.eligible if values[s] == best]
-        shares = split(pot.amount, winners, button=button, n_seats=n, rule=game.odd_chips)
+            shares = split(pot.amount, pot.eligible, button=button, n_seats=n, rule=game.odd_chips)
+        elif len(game.showdown.halves) == 1:
+            winners = _best(pot.eligible, values, 0)
+            shares = split(pot.amount, winners, button=button, n_seats=n, rule=game.odd_chips)
+        else:  # high and low: cards speak for both halves
+            high, low = _best(pot.eligible, values, 0), _best(pot.eligible, values, 1)
+            shares = split_high_low(
+                pot.amount, high, low, button=button, n_seats=n, rule=game.odd_chips
+            )
         awards.extend(Award(index, winner, chips) for winner, chips in shares.items())
     return Settlement(tuple(returned), remaining, rake, drop, tuple(awards))
+
+
+def _best(
+    eligible: Sequence[int], values: Mapping[int, Sequence[int | None]], half: int
+) -> list[int]:
+    """The eligible seats with the best value in ``half`` (none when no one qualifies)."""
+    ranked = [(value, s) for s in eligible if (value := values[s][half]) is not None]
+    if not ranked:
+        return []
+    best = max(value for value, _ in ranked)
+    return [s for value, s in ranked if value == best]
 
 
 def _take_rake_and_drop(

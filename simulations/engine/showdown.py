@@ -1,0 +1,126 @@
+"""The showdown as part of a game: one or two halves, each a ranking of the cards a player
+may use, the low half with an optional qualifier.
+
+Rules 000_1a86611de8d3f5f7.txt: 'Razz is seven-card stud played with ace-to-five low hand
+values' (the lowest hand wins); in eight or better 'the pot is split between the player
+with the highest hand and the player with the lowest hand', 'An 8-high hand or lower is
+required to win low', 'If there is no qualifying low hand, high hand takes the entire pot',
+and 'The showdown is cards speak' — each player's best hand for each half.
+
+Every half values a hand as an integer, larger being better *in that half* (the best low
+has the largest low value), so the pots are settled the same way for any game: the best
+value among the eligible seats wins a half, ties split.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from simulations.evaluators.high import evaluate_high
+from simulations.evaluators.lowball import NO_LOW, Lowball, Qualifier, evaluate_low
+from simulations.evaluators.ranking import Ranking
+from simulations.evaluators.selection import Selection, evaluate_selection
+
+
+class HandRanking(StrEnum):
+    """How a half of the showdown ranks hands (the evaluators of ``simulations.evaluators``)."""
+
+    HIGH = "high"
+    ACE_TO_FIVE_LOW = "ace-to-five low"
+    ACE_TO_SIX_LOW = "ace-to-six low"
+    DEUCE_TO_SEVEN_LOW = "deuce-to-seven low"
+
+    @property
+    def lowball(self) -> Lowball | None:
+        return _LOWBALL.get(self)
+
+
+_LOWBALL = {
+    HandRanking.ACE_TO_FIVE_LOW: Lowball.ACE_TO_FIVE,
+    HandRanking.ACE_TO_SIX_LOW: Lowball.ACE_TO_SIX,
+    HandRanking.DEUCE_TO_SEVEN_LOW: Lowball.DEUCE_TO_SEVEN,
+}
+
+
+@dataclass(frozen=True)
+class Half:
+    """One half of the showdown: its ranking and, for an ace-to-five low, its qualifier."""
+
+    ranking: HandRanking = HandRanking.HIGH
+    qualifier: Qualifier | None = None
+
+    def __post_init__(self) -> None:
+        if self.qualifier is not None and self.ranking is not HandRanking.ACE_TO_FIVE_LOW:
+            raise ValueError(f"a qualifier goes with an ace-to-five low, not a {self.ranking} half")
+
+    @property
+    def is_low(self) -> bool:
+        return self.ranking is not HandRanking.HIGH
+
+    @property
+    def label(self) -> str:
+        if self.qualifier is None:
+            return str(self.ranking)
+        return f"{self.ranking}, {self.qualifier.label}"
+
+    def rank(
+        self, selection: Selection, hole: Sequence[int], board: Sequence[int]
+    ) -> Ranking | None:
+        """The best hand ``selection`` lets this player make in this half; None when it does
+        not qualify."""
+        lowball = self.ranking.lowball
+        if lowball is None:
+            cards = [*hole, *board]
+            if selection.plays_any_five and len(cards) <= 7:
+                value = evaluate_high(cards)  # one look-up for the best five of up to seven
+            else:
+                value = evaluate_selection(selection, hole, board)
+            return Ranking("high", value.value, value.category.label, value.name)
+        best: Ranking | None = None
+        row = [*hole, *board]
+        if selection.plays_any_five and len(row) <= 7:
+            best = evaluate_low(row, lowball, qualifier=self.qualifier)
+        else:
+            for combo in selection.combos:
+                ranked = evaluate_low([row[j] for j in combo], lowball, qualifier=self.qualifier)
+                if best is None or ranked.value > best.value:
+                    best = ranked
+        assert best is not None
+        if self.qualifier is not None and best.value == NO_LOW:
+            return None
+        return best
+
+
+@dataclass(frozen=True)
+class Showdown:
+    """The halves a pot is shown down for: one (the whole pot) or two (high and low).
+
+    With two, each pot is split between the best high and the best qualifying low, the odd
+    chip between the halves to the high; with no qualifying low the high takes it all.
+    """
+
+    halves: tuple[Half, ...] = (Half(),)
+
+    def __post_init__(self) -> None:
+        if len(self.halves) not in (1, 2):
+            raise ValueError(f"a showdown has one or two halves, got {len(self.halves)}")
+        if len(self.halves) == 2 and (self.halves[0].is_low or not self.halves[1].is_low):
+            raise ValueError("a split showdown is a high half, then a low half")
+        if len(self.halves) == 1 and self.halves[0].qualifier is not None:
+            raise ValueError("a qualifier belongs to the low half of a split showdown")
+
+    @property
+    def low_only(self) -> bool:
+        return len(self.halves) == 1 and self.halves[0].is_low
+
+    @property
+    def label(self) -> str:
+        return " / ".join(half.label for half in self.halves)
+
+
+HIGH_ONLY = Showdown()
+ACE_TO_FIVE_ONLY = Showdown((Half(HandRanking.ACE_TO_FIVE_LOW),))
+DEUCE_TO_SEVEN_ONLY = Showdown((Half(HandRanking.DEUCE_TO_SEVEN_LOW),))
+HIGH_LOW_EIGHT = Showdown((Half(), Half(HandRanking.ACE_TO_FIVE_LOW, Qualifier.EIGHT_OR_BETTER)))

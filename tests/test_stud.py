@@ -221,6 +221,6 @@ def test_stud_bad_definitions() -> None:
             name="x", streets=base.streets, forced=base.forced, limit=base.limit,
             stakes=base.stakes, selection=base.selection,
         )  # fmt: skip
-    with pytest.raises(ValueError, match="may need 53"):
-        Hand(base, [100] * 7, button=0, rng=np.random.default_rng(1))
+    with pytest.raises(ValueError, match="cannot be dealt fifth street, even with the burn cards"):
+        Hand(base, [100] * 8, button=0, deck=list(range(40)))
     assert ActionKind.BRING_IN.value == "bring-in"

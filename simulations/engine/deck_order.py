@@ -1,8 +1,10 @@
 """The order a hand's cards come off the deck, and the stub: what is left undealt.
 
 A hand deals from a given order (checked for repeats) or a seeded shuffle of the standard
-pack.  The deck must hold every card the hand could deal with every player staying to the
-end: running out of cards has rules of its own (a common last card in stud), not played here.
+pack.  Under a game without an exhaustion rule the deck must hold every card the hand could
+deal with every player staying to the end; under stud's rule it must allow the deal to be
+completed with the earlier burn cards and, at the last, a community card
+(:func:`check_deal`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import numpy as np
 
 from simulations.cards import Card, ensure_distinct
 from simulations.decks import Deck
-from simulations.engine.game import GameDefinition
+from simulations.engine.game import ExhaustionRule, GameDefinition
 
 
 def cards_needed(game: GameDefinition, players: int) -> int:
@@ -23,6 +25,38 @@ def cards_needed(game: GameDefinition, players: int) -> int:
         (s.hole_cards + s.up_cards) * players + s.board_cards + (1 if s.burn else 0)
         for s in game.streets
     )
+
+
+def check_deal(game: GameDefinition, players: int, deck_size: int) -> None:
+    """Refuse a deck too small for ``players`` of ``game`` with nobody folding (the most cards
+    a hand can need), after what the game's exhaustion rule allows."""
+    if game.exhaustion is ExhaustionRule.NONE:
+        needed = cards_needed(game, players)
+        if deck_size < needed:
+            raise ValueError(
+                f"the deck holds {deck_size} cards; {players} players of {game.name} "
+                f"may need {needed}"
+            )
+        return
+    stub, spare = deck_size, 0  # spare: earlier burn cards not dealt again yet
+    last = len(game.streets) - 1
+    for index, street in enumerate(game.streets):
+        burned = street.burn and stub > 0
+        stub -= burned
+        per_player = street.hole_cards + street.up_cards
+        needed = per_player * players + street.board_cards
+        if needed > stub + spare:
+            # 'on the final round', instead of a card to each player, one community card
+            # for all of them; an earlier round that cannot be dealt makes no hand.
+            needed = per_player + street.board_cards
+            if index != last or needed > stub + spare:
+                raise ValueError(
+                    f"the deck holds {deck_size} cards: {players} players of {game.name} "
+                    f"cannot be dealt {street.name}, even with the burn cards and a "
+                    "community card"
+                )
+        from_stub = min(stub, needed)
+        stub, spare = stub - from_stub, spare - (needed - from_stub) + burned
 
 
 @dataclass
@@ -48,12 +82,7 @@ class DeckOrder:
         else:
             cards = [Card(int(c)) for c in deck]
             ensure_distinct(cards)
-        needed = cards_needed(game, players)
-        if len(cards) < needed:
-            raise ValueError(
-                f"the deck holds {len(cards)} cards; {players} players of {game.name} "
-                f"may need {needed}"
-            )
+        check_deal(game, players, len(cards))
         return cls(tuple(cards))
 
     def draw(self) -> Card:

@@ -51,6 +51,18 @@ class Burned:
 
 
 @dataclass(frozen=True)
+class Exhausted:
+    """The stub ran short on ``street``: ``reused_burns`` earlier burn cards were dealt again,
+    and, when even those were too few, the street's cards went to the board as community
+    cards (``community``) shared by every player."""
+
+    street: str
+    stub: int  # cards left in the stub when the street was dealt (after its burn)
+    reused_burns: int
+    community: bool
+
+
+@dataclass(frozen=True)
 class Folded:
     seat: int
 
@@ -113,6 +125,7 @@ Event = (
     | HoleDealt
     | BoardDealt
     | Burned
+    | Exhausted
     | Folded
     | Checked
     | Called

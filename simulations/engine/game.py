@@ -37,6 +37,18 @@ class Street:
     up_cards: int = 0  # face up to each player (stud), dealt after the down cards
 
 
+class ExhaustionRule(StrEnum):
+    """What the dealer does when the stub cannot complete a street (running out of cards)."""
+
+    # The deck must hold every card the hand could deal (hold'em, Omaha: it never runs out).
+    NONE = "none"
+    # Rules 003_6e018542f14946f8.txt (seven-card stud): 'previously-dealt burn cards can be
+    # used when only a few cards are needed to complete the deal.  If even those are not
+    # sufficient, then on the final round instead of dealing a downcard to each player, a
+    # single community card is dealt to the center of the table'; folded cards never return.
+    STUD_BURNS_THEN_COMMUNITY = "stud: burn cards, then a community card"
+
+
 class BigBlindAnteOrder(StrEnum):
     """What a big blind too short for both pays first: the blind (tournament rules' reading,
     so that the hand is played for a full blind) or the ante (the texts' rule for antes
@@ -163,6 +175,7 @@ class GameDefinition:
     stakes: Stakes
     selection: Selection = TEXAS_HOLDEM
     showdown: Showdown = HIGH_ONLY
+    exhaustion: ExhaustionRule = ExhaustionRule.NONE
     incomplete_raise: IncompleteRaiseRule = IncompleteRaiseRule.FULL_BET
     short_all_ins: ShortAllInRule = ShortAllInRule.CUMULATIVE
     pot_limit_blinds: PotLimitBlinds = PotLimitBlinds.AS_POSTED
@@ -320,4 +333,5 @@ def seven_card_stud(
         rake=rake,
         max_players=8,
         acting_order=ActingOrder.HIGH_SHOWING,
+        exhaustion=ExhaustionRule.STUD_BURNS_THEN_COMMUNITY,
     )

@@ -18,7 +18,7 @@ the best hand showing (:mod:`simulations.engine.forced`); the pots are settled b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -34,6 +34,7 @@ from simulations.engine.events import (
     Called,
     Checked,
     Event,
+    Exhausted,
     Folded,
     HoleDealt,
     Posted,
@@ -49,7 +50,14 @@ from simulations.engine.forced import (
     clockwise,
     showing_opener,
 )
-from simulations.engine.game import ActingOrder, BigBlindAnteOrder, GameDefinition, StraddleRule
+from simulations.engine.game import (
+    ActingOrder,
+    BigBlindAnteOrder,
+    ExhaustionRule,
+    GameDefinition,
+    StraddleRule,
+    Street,
+)
 from simulations.engine.limits import (
     IncompleteRaiseRule,
     Limit,
@@ -102,6 +110,7 @@ class Hand:
         self.starting_stacks = tuple(int(s) for s in stacks)
         self.blind_seats = blind_seats  # None: the blinds sit after the button
         self._deck = DeckOrder.for_hand(game, n, deck, rng)
+        self._spare_burns: list[Card] = []  # burn cards the stud exhaustion rule may deal again
         # Whole chips while betting; the exact odd-chip rule may leave fractions at the end.
         self.stacks: list[Chips] = list(self.starting_stacks)
         self.contributed = [0] * n  # this hand, every street
@@ -414,28 +423,71 @@ class Hand:
 
     def _deal_street(self) -> None:
         street = self.game.streets[self.street]
-        if street.burn:
-            card = self._deck.draw()
-            self.events.append(Burned(card))
+        burned = None
+        if street.burn and self._deck.stub:
+            burned = self._deck.draw()
+            self.events.append(Burned(burned))
         # One card at a time, clockwise from the dealer's left, down cards before up cards;
         # a player who has folded gets no more.
         receiving = [s for s in clockwise(self.button + 1, self.n) if not self.folded[s]]
+        per_player = street.hole_cards + street.up_cards
+        needed = per_player * len(receiving) + street.board_cards
+        draw = self._deck.draw
+        community = False
+        if needed > len(self._deck.stub):
+            draw, community = self._exhausted(street, needed, per_player, len(receiving))
+        if community:
+            # 'a single community card is dealt to the center of the table, and is shared by
+            # everyone (that is, each player treats it as his seventh card)'
+            cards = tuple(draw() for _ in range(per_player + street.board_cards))
+            self.board.extend(cards)
+            self.events.append(BoardDealt(street.name, cards))
+        else:
+            self._deal_to_players(street, receiving, draw)
+        if burned is not None:  # from the next street on, a 'previously-dealt' burn card
+            self._spare_burns.append(burned)
+
+    def _deal_to_players(
+        self, street: Street, receiving: list[int], draw: Callable[[], Card]
+    ) -> None:
         for count, face_up in ((street.hole_cards, False), (street.up_cards, True)):
             if not count:
                 continue
             dealt: dict[int, list[Card]] = {seat: [] for seat in receiving}
             for _ in range(count):
                 for seat in receiving:
-                    dealt[seat].append(self._deck.draw())
+                    dealt[seat].append(draw())
             for seat in sorted(receiving):
                 self.hole[seat].extend(dealt[seat])
                 if face_up:
                     self.up[seat].extend(dealt[seat])
                 self.events.append(HoleDealt(seat, tuple(dealt[seat]), face_up))
         if street.board_cards:
-            cards = tuple(self._deck.draw() for _ in range(street.board_cards))
+            cards = tuple(draw() for _ in range(street.board_cards))
             self.board.extend(cards)
             self.events.append(BoardDealt(street.name, cards))
+
+    def _exhausted(
+        self, street: Street, needed: int, per_player: int, receiving: int
+    ) -> tuple[Callable[[], Card], bool]:
+        """The game's rule for running out of cards on ``street``: the stub, then the earlier
+        burn cards in the order they were burned; if even those are too few, one community
+        card in place of a card to each player.  Folded cards never come back.  Returns the
+        card source and whether the street goes to the board; logs the exhaustion."""
+        stub = len(self._deck.stub)
+        spare = self._spare_burns
+        if self.game.exhaustion is ExhaustionRule.NONE:  # check_deal refused such a deck
+            raise AssertionError(f"{street.name}: the deck ran out of cards")
+        community = needed > stub + len(spare)
+        if community:
+            needed = per_player + street.board_cards
+        reused = max(0, needed - stub)
+        self.events.append(Exhausted(street.name, stub, reused, community))
+
+        def draw() -> Card:
+            return self._deck.draw() if self._deck.stub else spare.pop(0)
+
+        return draw, community
 
     def _can_bet(self, seat: int) -> bool:
         return not self.folded[seat] and self.stacks[seat] > 0

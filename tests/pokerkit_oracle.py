@@ -75,13 +75,14 @@ def cash_game(
     ante: int = 0,
     blinds_or_straddles: Any = 0,
     bring_in: int = 0,
+    hand_types: tuple[Any, ...] = (pokerkit.StandardHighHand,),
 ) -> Any:
-    """A pokerkit cash game of high hands on a standard deck with :data:`AUTOMATIONS`, so
-    that the test deals the cards and plays the actions."""
+    """A pokerkit cash game (of high hands unless ``hand_types`` says otherwise) on a standard
+    deck with :data:`AUTOMATIONS`, so that the test deals the cards and plays the actions."""
     return pokerkit.State(
         AUTOMATIONS,
         pokerkit.Deck.STANDARD,
-        (pokerkit.StandardHighHand,),
+        hand_types,
         streets,
         betting_structure,
         True,

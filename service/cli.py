@@ -18,10 +18,15 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
+
 from service import client
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.jobfile import JobFileError, load_job
 from service.render import render
+from simulations.engine.hand import Hand
+from simulations.engine.history import describe_events, play_plainly
+from simulations.engine.variants import VARIANTS, variant
 from workers.job import Job
 from workers.runner import InlineRunner, Progress, RayRunner
 
@@ -98,6 +103,13 @@ def build_parser() -> argparse.ArgumentParser:
     result.add_argument("--json", action="store_true", help="print the result as JSON")
     cancel = with_address(commands.add_parser("cancel", help="cancel a queued or running job"))
     cancel.add_argument("id")
+    games = commands.add_parser("games", help="the built-in games, or one of them in full")
+    games.add_argument("show", nargs="?", choices=["show"], help="show one game in full")
+    games.add_argument("code", nargs="?", help="the game's code (with show)")
+    deal = commands.add_parser("deal", help="deal one hand of a game and print its events")
+    deal.add_argument("code", help="the game's code (see `cardroom games`)")
+    deal.add_argument("--players", type=_positive, default=6)
+    deal.add_argument("--seed", type=int, default=0)
     listing = with_address(commands.add_parser("list", help="list jobs, newest first"))
     listing.add_argument(
         "--state", choices=[s for s in client.STATE_NAMES.values() if s != "unspecified"]
@@ -252,6 +264,51 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_games(args: argparse.Namespace) -> int:
+    if args.show is None:
+        rows = [v.summary() for v in VARIANTS.values()]
+        columns = ("code", "name", "players", "deck", "structure", "showdown")
+        widths = {c: max(len(c), *(len(r[c]) for r in rows)) for c in columns}
+        print("  ".join(c.upper().ljust(widths[c]) for c in columns).rstrip())
+        for row in rows:
+            print("  ".join(row[c].ljust(widths[c]) for c in columns).rstrip())
+        return 0
+    if args.code is None:
+        raise ValueError("games show: which game? give its code (see `cardroom games`)")
+    found = variant(args.code)
+    game = found.game()
+    summary = found.summary()
+    print(f"{found.code}  {found.name}")
+    for key in ("players", "deck", "structure", "showdown"):
+        print(f"  {key:<11}{summary[key]}")
+    forced = game.forced
+    print(f"  {'forced':<11}ante {forced.ante}, blinds {list(forced.blinds)}, "
+          f"bring-in {forced.bring_in}")  # fmt: skip
+    print(f"  {'exhaustion':<11}{game.exhaustion}")
+    for street in game.streets:
+        cards = [f"{street.hole_cards} down"] if street.hole_cards else []
+        cards += [f"{street.up_cards} up"] if street.up_cards else []
+        cards += [f"{street.board_cards} to the board"] if street.board_cards else []
+        burn = ", after a burn" if street.burn else ""
+        print(f"  {street.name:<15}{', '.join(cards)}{burn}")
+    return 0
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    found = variant(args.code)
+    game = found.game()
+    if not game.min_players <= args.players <= game.max_players:
+        raise ValueError(
+            f"--players: {found.code} is for {game.min_players} to {game.max_players} "
+            f"players, got {args.players}"
+        )
+    hand = Hand(game, [200] * args.players, button=0, rng=np.random.default_rng(args.seed))
+    print(f"{found.name}, {args.players} players, seed {args.seed}; the button on seat 0")
+    for line in describe_events(play_plainly(hand).events):
+        print(f"  {line}")
+    return 0
+
+
 COMMANDS = {
     "run": cmd_run,
     "serve": cmd_serve,
@@ -261,6 +318,8 @@ COMMANDS = {
     "result": cmd_result,
     "cancel": cmd_cancel,
     "list": cmd_list,
+    "games": cmd_games,
+    "deal": cmd_deal,
 }
 
 

@@ -1,0 +1,68 @@
+"""The registry of named variants and the command line that shows them: `cardroom games`,
+`cardroom games show CODE` and `cardroom deal CODE`."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.cli import main
+from simulations.engine.game import ActingOrder, ExhaustionRule
+from simulations.engine.showdown import HIGH_LOW_EIGHT
+from simulations.engine.variants import VARIANTS, variant
+
+# The codes are part of the public format: a change here is a change of what a file means.
+STABLE = {
+    "NT": ("no-limit", "high"),
+    "FT": ("fixed-limit", "high"),
+    "F7S": ("fixed-limit", "high"),
+    "F7S/8": ("fixed-limit", "high / ace-to-five low, 8 or better"),
+    "FR": ("fixed-limit", "ace-to-five low"),
+}
+
+
+def test_codes_are_stable_and_build_their_games() -> None:
+    assert {code: (v.summary()["structure"], v.summary()["showdown"])
+            for code, v in VARIANTS.items()} == STABLE  # fmt: skip
+    assert variant("F7S/8").game().showdown == HIGH_LOW_EIGHT
+    assert variant("FR").game().acting_order is ActingOrder.LOW_SHOWING
+    assert variant("F7S").game().exhaustion is ExhaustionRule.STUD_BURNS_THEN_COMMUNITY
+    with pytest.raises(ValueError, match="'NLHE' is not a game code; the codes are NT, FT"):
+        variant("NLHE")
+
+
+def test_games_lists_and_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["CODE", "NAME", "PLAYERS"]
+    assert [line.split()[0] for line in lines[1:]] == list(STABLE)
+    assert main(["games", "show", "F7S/8"]) == 0
+    shown = capsys.readouterr().out
+    assert "seventh street 1 down, after a burn" in shown and "8 or better" in shown
+
+
+def test_deal_prints_a_hand_of_the_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """Eight players of razz nobody folds in run out of cards: the log says so."""
+    assert main(["deal", "FR", "--players", "8", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Fixed-limit razz, 8 players, seed 3")
+    assert "the deck runs out on seventh street: 0 cards left, 1 burn cards dealt again, one " \
+        "community card for everyone" in out  # fmt: skip
+    assert "pays the bring-in" not in out and "posts the bring-in of 2" in out
+    assert " wins " in out and " low" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["deal", "XX"], "'XX' is not a game code"),
+        (["deal", "NT", "--players", "12"], "--players: NT is for 2 to 10 players, got 12"),
+        (["games", "show"], "games show: which game?"),
+        (["games", "show", "ZZ"], "'ZZ' is not a game code"),
+    ],
+)
+def test_bad_codes_and_counts_are_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err

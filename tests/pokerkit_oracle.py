@@ -14,7 +14,7 @@ import numpy.typing as npt
 import pokerkit
 
 from simulations.cards import format_card
-from simulations.engine.events import Awarded
+from simulations.engine.events import Awarded, Shown
 from simulations.engine.hand import Action, Hand, LegalActions
 
 # pokerkit's card for each of our codes, parsed from our own formatting ('As', 'Td', ...).
@@ -137,3 +137,17 @@ def assert_same_final_stacks(
         # divides them, where we divide each pot on its own; the odd chips may then land
         # differently, one chip a pot at most.
         assert all(abs(a - b) <= len(hand.pots) for a, b in zip(ours, theirs, strict=True))
+
+
+def pokerkit_splits_a_pot_nobody_qualifies_for(hand: Hand) -> bool:
+    """Where pokerkit parts from the rule text: in a high-low hand where some player has a
+    qualifying low, a side pot none of whose contenders qualifies has its low half split
+    among them by pokerkit, while Rules 000_1a86611de8d3f5f7.txt says 'If there is no
+    qualifying low hand, high hand takes the entire pot' (per pot, as we settle it).  Such
+    hands are compared turn by turn but not on their final stacks."""
+    if len(hand.game.showdown.halves) < 2:
+        return False
+    lows = {e.seat for e in hand.events if isinstance(e, Shown) and not e.hand.endswith("no low")}
+    return bool(lows) and any(
+        len(pot.eligible) > 1 and not lows & set(pot.eligible) for pot in hand.pots
+    )

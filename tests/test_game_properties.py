@@ -16,6 +16,7 @@ from simulations.engine.game import (
     ExhaustionRule,
     GameDefinition,
     holdem,
+    omaha,
     razz,
     seven_card_stud,
     seven_card_stud_eight,
@@ -26,6 +27,8 @@ from simulations.engine.limits import Limit
 GAMES: dict[str, tuple[Callable[[], GameDefinition], int]] = {
     "no-limit hold'em": (lambda: holdem(Limit.NO), 10),
     "fixed-limit hold'em": (lambda: holdem(Limit.FIXED), 10),
+    "pot-limit Omaha": (lambda: omaha(Limit.POT), 10),
+    "fixed-limit Omaha eight or better": (lambda: omaha(Limit.FIXED, eight_or_better=True), 10),
     "seven-card stud": (seven_card_stud, 8),
     "razz": (razz, 8),
     "stud eight or better": (seven_card_stud_eight, 8),

@@ -16,11 +16,16 @@ import pytest
 from pokerkit import BettingStructure, Opening, State, Street
 
 from simulations.cards import format_card
-from simulations.engine.events import Shown
 from simulations.engine.game import razz, seven_card_stud, seven_card_stud_eight
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Stakes
-from tests.pokerkit_oracle import assert_same_final_stacks, assert_same_wager, cash_game, play_on
+from tests.pokerkit_oracle import (
+    assert_same_final_stacks,
+    assert_same_wager,
+    cash_game,
+    play_on,
+    pokerkit_splits_a_pot_nobody_qualifies_for,
+)
 
 SMALL, BIG, BRING_IN = 4, 8, 1
 
@@ -106,25 +111,11 @@ def _play_one(variant: str, seed: int) -> bool:
             play_on(state, action)
         else:
             pytest.fail(f"pokerkit waits for something unexpected: {state}")
-    if _pokerkit_splits_a_pot_nobody_qualifies_for(hand):
+    if pokerkit_splits_a_pot_nobody_qualifies_for(hand):
         return False
     # pokerkit's player i sits in our seat i.
     assert_same_final_stacks(hand, state, range(n), stacks, seed)
     return True
-
-
-def _pokerkit_splits_a_pot_nobody_qualifies_for(hand: Hand) -> bool:
-    """Where pokerkit parts from the rule text: in a high-low hand where some player has a
-    qualifying low, a side pot none of whose contenders qualifies has its low half split
-    among them by pokerkit, while Rules 000_1a86611de8d3f5f7.txt says 'If there is no
-    qualifying low hand, high hand takes the entire pot' (per pot, as we settle it).  Such
-    hands are compared turn by turn but not on their final stacks."""
-    if len(hand.game.showdown.halves) < 2:
-        return False
-    lows = {e.seat for e in hand.events if isinstance(e, Shown) and not e.hand.endswith("no low")}
-    return bool(lows) and any(
-        len(pot.eligible) > 1 and not lows & set(pot.eligible) for pot in hand.pots
-    )
 
 
 @pytest.mark.filterwarnings("ignore:A card being dealt")  # pokerkit's own deck order differs

@@ -14,6 +14,8 @@ from simulations.engine.variants import VARIANTS, variant
 STABLE = {
     "NT": ("no-limit", "high"),
     "FT": ("fixed-limit", "high"),
+    "PO": ("pot-limit", "high"),
+    "FO/8": ("fixed-limit", "high / ace-to-five low, 8 or better"),
     "F7S": ("fixed-limit", "high"),
     "F7S/8": ("fixed-limit", "high / ace-to-five low, 8 or better"),
     "FR": ("fixed-limit", "ace-to-five low"),

@@ -21,7 +21,7 @@ from simulations.engine.limits import (
 )
 from simulations.engine.pots import OddChipRule
 from simulations.engine.showdown import ACE_TO_FIVE_ONLY, HIGH_LOW_EIGHT, HIGH_ONLY, Showdown
-from simulations.evaluators.selection import SEVEN_CARD_STUD, TEXAS_HOLDEM, Selection
+from simulations.evaluators.selection import OMAHA, SEVEN_CARD_STUD, TEXAS_HOLDEM, Selection
 from simulations.evaluators.stud_showing import BringIn
 
 
@@ -252,6 +252,32 @@ def holdem(
         rake=rake,
         jackpot_drop=jackpot_drop,
         straddles=straddles,
+    )
+
+
+def omaha(
+    limit: Limit,
+    *,
+    eight_or_better: bool = False,
+    blinds: tuple[int, ...] = (1, 2),
+    ante: int = 0,
+    stakes: Stakes | None = None,
+    odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
+) -> GameDefinition:
+    """Omaha: hold'em's deal and betting with four hole cards (Rules 002_376df91f076a6501.txt,
+    'the best five-card hand he can make from exactly three of the five cards on the board,
+    plus exactly two of his own cards'); with ``eight_or_better`` the pot is split with the
+    best low of eight or lower, made the same way."""
+    base = holdem(limit, blinds=blinds, ante=ante, stakes=stakes, odd_chips=odd_chips)
+    streets = (replace(HOLDEM_STREETS[0], hole_cards=4), *HOLDEM_STREETS[1:])
+    name = f"{limit.value} Omaha" + (" eight or better" if eight_or_better else "")
+    return replace(
+        base,
+        name=name,
+        streets=streets,
+        selection=OMAHA,
+        showdown=HIGH_LOW_EIGHT if eight_or_better else HIGH_ONLY,
+        max_players=10,
     )
 
 

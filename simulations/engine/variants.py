@@ -2,8 +2,9 @@
 hand histories share.
 
 Codes are PHH's where PHH names the game (NT: no-limit Texas hold'em, FT: fixed-limit Texas
-hold'em, F7S: fixed-limit seven-card stud, F7S/8: its eight-or-better split, FR: fixed-limit
-razz); a code, once given, always means the same game.
+hold'em, PO: pot-limit Omaha, FO/8: fixed-limit Omaha eight or better, F7S: fixed-limit
+seven-card stud, F7S/8: its eight-or-better split, FR: fixed-limit razz); a code, once
+given, always means the same game.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from types import MappingProxyType
 from simulations.engine.game import (
     GameDefinition,
     holdem,
+    omaha,
     razz,
     seven_card_stud,
     seven_card_stud_eight,
@@ -57,6 +59,12 @@ def _registry(*variants: Variant) -> Mapping[str, Variant]:
 VARIANTS = _registry(
     Variant("NT", "No-limit Texas hold'em", lambda: holdem(Limit.NO)),
     Variant("FT", "Fixed-limit Texas hold'em", lambda: holdem(Limit.FIXED)),
+    Variant("PO", "Pot-limit Omaha", lambda: omaha(Limit.POT)),
+    Variant(
+        "FO/8",
+        "Fixed-limit Omaha eight or better",
+        lambda: omaha(Limit.FIXED, eight_or_better=True),
+    ),
     Variant("F7S", "Fixed-limit seven-card stud", seven_card_stud),
     Variant("F7S/8", "Fixed-limit seven-card stud eight or better", seven_card_stud_eight),
     Variant("FR", "Fixed-limit razz", razz),

@@ -133,21 +133,26 @@ def _show_progress(started: float) -> Callable[[Progress], None]:
     return show
 
 
-def _runner(args: argparse.Namespace, job: Job) -> InlineRunner | RayRunner:
+def placement(args: argparse.Namespace, job: Job) -> tuple[bool, str | None]:
+    """Whether ``cardroom run`` runs ``job`` in this process, and the note it prints."""
+    count = job.plan.count
     if args.in_process:
-        shards = "one shard" if job.plan.count == 1 else f"{job.plan.count:,} shards"
-        print(f"cardroom: {shards}, one after another in this process", file=sys.stderr)
-        return InlineRunner()
-    if job.plan.count == 1 and args.workers is None and args.ray_address is None:
+        shards = "one shard" if count == 1 else f"{count:,} shards"
+        return True, f"{shards}, one after another in this process"
+    if count == 1 and args.workers is None and args.ray_address is None:
         # One shard cannot be spread over workers: starting Ray would only add seconds.
-        print("cardroom: one shard: running it in this process (no Ray)", file=sys.stderr)
+        return True, "one shard: running it in this process (no Ray)"
+    if count < 2 * (os.cpu_count() or 1):
+        return False, f"{count} shards; starting Ray takes a few seconds (--in-process skips it)"
+    return False, None
+
+
+def _runner(args: argparse.Namespace, job: Job) -> InlineRunner | RayRunner:
+    in_process, note = placement(args, job)
+    if note is not None:
+        print(f"cardroom: {note}", file=sys.stderr)
+    if in_process:
         return InlineRunner()
-    if job.plan.count < 2 * (os.cpu_count() or 1):
-        print(
-            f"cardroom: {job.plan.count} shards; starting Ray takes a few seconds "
-            "(--in-process skips it)",
-            file=sys.stderr,
-        )
     return RayRunner(args.workers or os.cpu_count(), address=args.ray_address)
 
 
@@ -196,10 +201,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_finished(job: pb.Job, as_json: bool) -> None:
-    client.print_report(job, as_json)
-
-
 def cmd_submit(args: argparse.Namespace) -> int:
     spec = client.job_spec_from_file(args.job)
     with client.connect(args.address) as stub:
@@ -210,7 +211,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"submitted {job.id}", file=sys.stderr)
         job = client.follow(stub, job, show_bar=not args.json, address=args.address)
-    _print_finished(job, args.json)
+    client.print_report(job, args.json)
     return 0
 
 
@@ -219,7 +220,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         job = stub.GetJob(pb.GetJobRequest(id=args.id)).job
         if job.state not in client.FINISHED:
             job = client.follow(stub, job, show_bar=not args.json, address=args.address)
-    _print_finished(job, args.json)
+    client.print_report(job, args.json)
     return 0
 
 
@@ -233,7 +234,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 def cmd_result(args: argparse.Namespace) -> int:
     with client.connect(args.address) as stub:
         job = stub.GetJob(pb.GetJobRequest(id=args.id)).job
-    _print_finished(job, args.json)
+    client.print_report(job, args.json)
     return 0
 
 

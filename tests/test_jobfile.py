@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from service.cli import main
+from service.cli import build_parser, main, placement
 from service.jobfile import (
     MAX_JOB_FILE_BYTES,
     MAX_NESTING,
@@ -448,3 +448,16 @@ def test_a_one_shard_job_runs_without_starting_ray(
     assert "one shard: running it in this process (no Ray)" in captured.err
     assert json.loads(captured.out)["hands"] == 2_000
     assert "ray" not in sys.modules or not sys.modules["ray"].is_initialized()
+
+
+def test_a_small_job_says_that_in_process_skips_starting_ray(tmp_path: Path) -> None:
+    """Small jobs spent most of their time starting Ray: a job of fewer shards than twice the
+    cores is told about --in-process; a large one is not."""
+    args = build_parser().parse_args(["run", "job.toml"])
+    small = job_from_mapping({"kind": "bad_beat", "hands": 20, "shard_size": 10})
+    assert placement(args, small) == (
+        False,
+        "2 shards; starting Ray takes a few seconds (--in-process skips it)",
+    )
+    large = job_from_mapping({"kind": "bad_beat", "hands": 10**5, "shard_size": 10})
+    assert placement(args, large) == (False, None)

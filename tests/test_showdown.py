@@ -7,20 +7,11 @@ import pytest
 
 from simulations.engine.events import Awarded, Shown
 from simulations.engine.game import razz, seven_card_stud, seven_card_stud_eight
-from simulations.engine.hand import Action, Hand
+from simulations.engine.hand import Hand
+from simulations.engine.history import play_plainly
 from simulations.engine.showdown import Half, HandRanking, Showdown
 from simulations.evaluators.lowball import Qualifier
 from tests.test_stud import _stud_deck
-
-
-def _check_down(hand: Hand) -> Hand:
-    while not hand.finished:
-        legal = hand.legal_actions()
-        if legal.bring_in is not None:
-            hand.act(Action.bring_in())
-        else:
-            hand.act(Action.check() if legal.can_check else Action.call())
-    return hand
 
 
 def _awards(hand: Hand) -> dict[int, int]:
@@ -43,11 +34,11 @@ def test_razz_pays_the_lowest_hand() -> None:
     hand values': an unpaired king-high low beats a pair of nines, which ranked high (two
     pair, kings and queens) would have won — as the engine paid it before the showdown was
     part of the game."""
-    hand = _check_down(Hand(razz(ante=1, bring_in=2), [100, 100], button=0, deck=PAIRS))
+    hand = play_plainly(Hand(razz(ante=1, bring_in=2), [100, 100], button=0, deck=PAIRS))
     assert set(_awards(hand)) == {1}
     shown = {e.seat: e.hand for e in hand.events if isinstance(e, Shown)}
     assert shown[1].startswith("K-8-7-6-5") and "Pair of Nines" in shown[0]
-    high = _check_down(Hand(seven_card_stud(ante=1, bring_in=2), [100, 100], button=0, deck=PAIRS))
+    high = play_plainly(Hand(seven_card_stud(ante=1, bring_in=2), [100, 100], button=0, deck=PAIRS))
     assert set(_awards(high)) == {0}  # the same cards in high stud
 
 
@@ -58,7 +49,7 @@ def test_eight_or_better_splits_high_and_low() -> None:
     deck = _stud_deck(
         ["Ks Kd Qc", "As 2d 8c"], [["Qh", "3c"], ["9s", "4d"], ["9d", "9h"], ["Jc", "9c"]]
     )
-    hand = _check_down(Hand(seven_card_stud_eight(ante=1, bring_in=2), [100, 100], 0, deck=deck))
+    hand = play_plainly(Hand(seven_card_stud_eight(ante=1, bring_in=2), [100, 100], 0, deck=deck))
     won = _awards(hand)
     assert set(won) == {0, 1} and won[0] == won[1] == sum(hand.contributed) // 2
     shown = {e.seat: e.hand for e in hand.events if isinstance(e, Shown)}
@@ -68,7 +59,7 @@ def test_eight_or_better_splits_high_and_low() -> None:
 def test_with_no_qualifying_low_the_high_takes_the_whole_pot() -> None:
     """Rules 000_1a86611de8d3f5f7.txt, 'If there is no qualifying low hand, high hand takes
     the entire pot': seat 1's best low, K-8-7-6-5, is no eight."""
-    hand = _check_down(Hand(seven_card_stud_eight(ante=1, bring_in=2), [100, 100], 0, deck=PAIRS))
+    hand = play_plainly(Hand(seven_card_stud_eight(ante=1, bring_in=2), [100, 100], 0, deck=PAIRS))
     assert set(_awards(hand)) == {0} and _awards(hand)[0] == sum(hand.contributed)
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from simulations.engine.events import Burned, Exhausted, Folded, HoleDealt
 from simulations.engine.game import seven_card_stud
 from simulations.engine.hand import Action, Hand
-from tests.test_showdown import _check_down
+from simulations.engine.history import play_plainly
 
 
 def _dealt(hand: Hand) -> list[int]:
@@ -21,12 +21,13 @@ def _exhaustion(hand: Hand) -> list[Exhausted]:
 
 
 def test_eight_players_nobody_folding_reach_the_community_card() -> None:
-    """'seven cards to eight players plus four burn cards makes 60 cards ... If even those are
-    not sufficient, then on the final round instead of dealing a downcard to each player, a
-    single community card is dealt to the center of the table, and is shared by everyone'."""
+    """Rules 003_6e018542f14946f8.txt, 'seven cards to eight players plus four burn cards
+    makes 60 cards ... If even those are not sufficient, then on the final round instead of
+    dealing a downcard to each player, a single community card is dealt to the center of
+    the table, and is shared by everyone'."""
     for seed in range(20):
         hand = Hand(seven_card_stud(), [100] * 8, button=seed % 8, rng=np.random.default_rng(seed))
-        _check_down(hand)
+        play_plainly(hand)
         assert _exhaustion(hand) == [Exhausted("seventh street", 0, 1, True)]
         burns = [int(e.card) for e in hand.events if isinstance(e, Burned)]
         assert len(burns) == 4 and [int(c) for c in hand.board] == burns[:1]
@@ -37,10 +38,11 @@ def test_eight_players_nobody_folding_reach_the_community_card() -> None:
 
 
 def test_seven_players_need_the_burn_cards() -> None:
-    """Seven players of seven cards and four burns make 53: the seventh street is completed
-    with one 'previously-dealt' burn card, and every player gets his own seventh card."""
+    """Rules 003_6e018542f14946f8.txt, 'previously-dealt burn cards can be used when only a few
+    cards are needed to complete the deal': seven players of seven cards and four burns make
+    53, so seventh street takes one burn card again, and every player gets his own card."""
     hand = Hand(seven_card_stud(), [100] * 7, button=3, rng=np.random.default_rng(5))
-    _check_down(hand)
+    play_plainly(hand)
     assert _exhaustion(hand) == [Exhausted("seventh street", 6, 1, False)]
     assert all(len(cards) == 7 for cards in hand.hole) and not hand.board
     burns = [int(e.card) for e in hand.events if isinstance(e, Burned)]
@@ -51,10 +53,10 @@ def test_seven_players_need_the_burn_cards() -> None:
 
 
 def test_folded_cards_never_come_back() -> None:
-    """'Under no circumstances can any discarded card from a folded hand be "recycled" for
-    later use': with one of eight folding on third street, seventh street has three stub
-    cards and three earlier burns for seven players: a community card from the stub, and
-    none of the folded cards anywhere."""
+    """Rules 003_6e018542f14946f8.txt, 'Under no circumstances can any discarded card from a
+    folded hand be "recycled" for later use': with one of eight folding on third street,
+    seventh street has three stub cards and three earlier burns for seven players: a
+    community card from the stub, and none of the folded cards anywhere."""
     hand = Hand(seven_card_stud(), [100] * 8, button=0, rng=np.random.default_rng(11))
     legal = hand.legal_actions()
     hand.act(Action.bring_in())
@@ -62,7 +64,7 @@ def test_folded_cards_never_come_back() -> None:
     hand.act(Action.fold())
     assert any(isinstance(e, Folded) and e.seat == folder for e in hand.events)
     folded_cards = {int(c) for c in hand.hole[folder]}
-    _check_down(hand)
+    play_plainly(hand)
     assert legal.bring_in is not None
     assert _exhaustion(hand) == [Exhausted("seventh street", 3, 0, True)]
     assert not folded_cards & {int(c) for c in hand.board}
@@ -71,6 +73,8 @@ def test_folded_cards_never_come_back() -> None:
 
 
 def test_six_players_never_run_out() -> None:
+    """Rules 003_6e018542f14946f8.txt, 'seven cards to eight players plus four burn cards
+    makes 60 cards': six players need 46, so nothing is reused."""
     hand = Hand(seven_card_stud(), [100] * 6, button=0, rng=np.random.default_rng(2))
-    _check_down(hand)
+    play_plainly(hand)
     assert _exhaustion(hand) == [] and all(len(cards) == 7 for cards in hand.hole)

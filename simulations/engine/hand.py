@@ -435,7 +435,7 @@ class Hand:
         draw = self._deck.draw
         community = False
         if needed > len(self._deck.stub):
-            draw, community = self._exhausted(street, needed, per_player, len(receiving))
+            draw, community = self._exhausted(street, needed, per_player)
         if community:
             # 'a single community card is dealt to the center of the table, and is shared by
             # everyone (that is, each player treats it as his seventh card)'
@@ -468,7 +468,7 @@ class Hand:
             self.events.append(BoardDealt(street.name, cards))
 
     def _exhausted(
-        self, street: Street, needed: int, per_player: int, receiving: int
+        self, street: Street, needed: int, per_player: int
     ) -> tuple[Callable[[], Card], bool]:
         """The game's rule for running out of cards on ``street``: the stub, then the earlier
         burn cards in the order they were burned; if even those are too few, one community

@@ -24,9 +24,11 @@ from service import client
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.jobfile import JobFileError, load_job
 from service.render import render
+from simulations.engine.gamefile import load_game_file
 from simulations.engine.hand import Hand
 from simulations.engine.history import describe_events, play_plainly
-from simulations.engine.variants import VARIANTS, variant
+from simulations.engine.phases import describe_phase
+from simulations.engine.variants import VARIANTS, Variant, variant
 from workers.job import Job
 from workers.runner import InlineRunner, Progress, RayRunner
 
@@ -103,11 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
     result.add_argument("--json", action="store_true", help="print the result as JSON")
     cancel = with_address(commands.add_parser("cancel", help="cancel a queued or running job"))
     cancel.add_argument("id")
-    games = commands.add_parser("games", help="the built-in games, or one of them in full")
+    games = commands.add_parser(
+        "games", help="the built-in games, one of them in full, or a game file's game"
+    )
     games.add_argument("show", nargs="?", choices=["show"], help="show one game in full")
     games.add_argument("code", nargs="?", help="the game's code (with show)")
+    games.add_argument("--file", type=Path, help="show the game of this game file (TOML)")
     deal = commands.add_parser("deal", help="deal one hand of a game and print its events")
-    deal.add_argument("code", help="the game's code (see `cardroom games`)")
+    deal.add_argument("code", nargs="?", help="the game's code (see `cardroom games`)")
+    deal.add_argument("--file", type=Path, help="deal the game of this game file (TOML)")
     deal.add_argument("--players", type=_positive, default=6)
     deal.add_argument("--seed", type=int, default=0)
     listing = with_address(commands.add_parser("list", help="list jobs, newest first"))
@@ -265,8 +271,21 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _chosen_game(args: argparse.Namespace, command: str) -> Variant:
+    """The game a command names: a built-in code or a game file (``--file``), not both."""
+    if args.file is not None and args.code is not None:
+        raise ValueError(f"{command}: give a game's code or --file, not both")
+    if args.file is not None:
+        return Variant.from_entry(load_game_file(args.file))
+    if args.code is None:
+        raise ValueError(
+            f"{command}: which game? give its code (see `cardroom games`) or --file PATH"
+        )
+    return variant(args.code)
+
+
 def cmd_games(args: argparse.Namespace) -> int:
-    if args.show is None:
+    if args.show is None and args.file is None:
         rows = [v.summary() for v in VARIANTS.values()]
         columns = ("code", "name", "players", "deck", "structure", "showdown")
         widths = {c: max(len(c), *(len(r[c]) for r in rows)) for c in columns}
@@ -274,29 +293,37 @@ def cmd_games(args: argparse.Namespace) -> int:
         for row in rows:
             print("  ".join(row[c].ljust(widths[c]) for c in columns).rstrip())
         return 0
-    if args.code is None:
-        raise ValueError("games show: which game? give its code (see `cardroom games`)")
-    found = variant(args.code)
+    found = _chosen_game(args, "games show")
     game = found.game()
     summary = found.summary()
     print(f"{found.code}  {found.name}")
     for key in ("players", "deck", "structure", "showdown"):
         print(f"  {key:<11}{summary[key]}")
+    cards = "the whole hand" if game.selection is None else game.selection.name
+    print(f"  {'cards':<11}{cards}")
+    stakes = game.stakes
+    sizes = f"small bet {stakes.small_bet}"
+    if stakes.big_bet is not None:
+        sizes += f", big bet {stakes.big_bet} from round {stakes.big_bet_round + 1}"
+    if stakes.spreads:
+        sizes += ", spreads " + " ".join(f"{low}-{high}" for low, high in stakes.spreads)
+    if stakes.max_bets is not None:
+        sizes += f", at most {stakes.max_bets} bets a round"
+    print(f"  {'stakes':<11}{sizes}")
     forced = game.forced
     print(f"  {'forced':<11}ante {forced.ante}, blinds {list(forced.blinds)}, "
           f"bring-in {forced.bring_in}")  # fmt: skip
+    print(f"  {'acting':<11}{game.acting_order}")
     print(f"  {'exhaustion':<11}{game.exhaustion}")
-    for street in game.streets:
-        cards = [f"{street.hole_cards} down"] if street.hole_cards else []
-        cards += [f"{street.up_cards} up"] if street.up_cards else []
-        cards += [f"{street.board_cards} to the board"] if street.board_cards else []
-        burn = ", after a burn" if street.burn else ""
-        print(f"  {street.name:<15}{', '.join(cards)}{burn}")
+    print(f"  {'file':<11}{found.source}")
+    print("  phases")
+    for phase in game.phases:
+        print(f"    {describe_phase(phase)}")
     return 0
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
-    found = variant(args.code)
+    found = _chosen_game(args, "deal")
     game = found.game()
     if not game.min_players <= args.players <= game.max_players:
         raise ValueError(

@@ -151,3 +151,37 @@ def pokerkit_splits_a_pot_nobody_qualifies_for(hand: Hand) -> bool:
     return bool(lows) and any(
         len(pot.eligible) > 1 and not lows & set(pot.eligible) for pot in hand.pots
     )
+
+
+# --- a deck order of ours, dealt by pokerkit ----------------------------------------------------
+
+# Our code of each pokerkit card.
+CODES = {card: code for code, card in enumerate(PK_CARDS)}
+
+
+def our_cards(cards: Iterable[Any]) -> list[int]:
+    """Our codes of pokerkit's ``cards``."""
+    return [CODES[card] for card in cards]
+
+
+def install_deck(state: Any, order: Sequence[int]) -> None:
+    """Make pokerkit's own deck our ``order`` (its top, ``deck_cards[0]``, is our first card),
+    so that ``deal_hole(n)`` and ``burn_card()`` take the cards our dealer would: pokerkit then
+    deals from our order by itself rather than being told each card.  Call it before the first
+    card is dealt (with hole dealing left to the test, the constructor deals none)."""
+    state.deck_cards.clear()
+    state.deck_cards.extend(pk_cards(order))
+
+
+def pokerkit_refills_a_short_stub_its_own_way(stub: int, needed: int) -> bool:
+    """Where pokerkit parts from the rule text: a draw needing more cards (its burn and the
+    replacements) than the ``stub`` holds.  Rules 003_6e018542f14946f8.txt, 'Five-card draw':
+    'the dealer gives the player the one top card he can give, then shuffles together the
+    bottom card of the deck, the burn card, and the earlier players' discards (but not the
+    player's own discards!), and finally deals' the rest -- as we do (``ExhaustionRule``) --
+    while pokerkit serves nobody until everyone has discarded, then refills its deck with every
+    burn, mucked hand and discard, the drawing player's own and later players' included, in
+    an order of its own (Python's global ``random``).  From there on the cards cannot be
+    compared: such a hand is played on with pokerkit told our cards, compared turn by turn and
+    on its final stacks, but not counted among the hands compared card for card."""
+    return needed > stub

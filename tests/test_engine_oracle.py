@@ -20,6 +20,7 @@ from simulations.cards import format_card
 from simulations.engine.game import holdem, omaha
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Limit, Stakes
+from simulations.engine.phases import Deal
 from tests.pokerkit_oracle import (
     assert_same_final_stacks,
     assert_same_wager,
@@ -79,7 +80,9 @@ def _play_one(limit: Limit, seed: int, omaha_types: tuple[Any, ...] = ()) -> boo
     hand = Hand(game, stacks, button=button, rng=np.random.default_rng(seed))
     # pokerkit numbers players from the first seat left of the button; the button is last.
     seat_of = [(button + 1 + i) % n for i in range(n)]
-    hole = game.streets[0].hole_cards
+    first = game.phases[0]
+    assert isinstance(first, Deal)
+    hole = first.down
     state = _pokerkit_state(limit, [stacks[s] for s in seat_of], ante, hole, omaha_types)
     board_dealt = 0
     while state.status:

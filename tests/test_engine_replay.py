@@ -27,7 +27,6 @@ from simulations.engine.game import (
     JackpotDrop,
     Rake,
     StraddleRule,
-    Street,
     holdem,
     seven_card_stud,
 )
@@ -47,6 +46,7 @@ from simulations.engine.limits import (
     ShortAllInRule,
     Stakes,
 )
+from simulations.engine.phases import Bet, Deal
 from simulations.engine.pots import OddChipRule
 from simulations.engine.replay import (
     ActionCode,
@@ -423,11 +423,15 @@ def test_unsupported_games_are_refused() -> None:
     ]
     omaha = GameDefinition(
         name="Omaha",
-        streets=(
-            Street("preflop", hole_cards=4),
-            Street("flop", board_cards=3, burn=True),
-            Street("turn", board_cards=1, burn=True),
-            Street("river", board_cards=1, burn=True),
+        phases=(
+            Deal("preflop", down=4),
+            Bet(),
+            Deal("flop", board=3, burn=True),
+            Bet(),
+            Deal("turn", board=1, burn=True),
+            Bet(),
+            Deal("river", board=1, burn=True),
+            Bet(),
         ),
         forced=ForcedBets(blinds=(1, 2)),
         limit=Limit.POT,

@@ -1,43 +1,44 @@
-"""Properties of every built-in game over random play (2,000 hands each): no card dealt twice,
-folded cards never come back, each player ends with the cards the game deals, chips are
-conserved, and the shares of every pot add up to the pot — whatever the showdown's halves."""
+"""Properties of every built-in game over random play (2,000 hands each): no card is in two
+places at once and none comes back unless a reshuffle brought it (never a folded hand's),
+each player ends with the cards the game deals, chips are conserved, and the shares of
+every pot add up to the pot — whatever the phases and the showdown's halves."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
 
 import numpy as np
 import pytest
 
-from simulations.engine.events import Awarded, BoardDealt, Exhausted, Folded, HoleDealt
-from simulations.engine.game import (
-    ExhaustionRule,
-    GameDefinition,
-    holdem,
-    omaha,
-    razz,
-    seven_card_stud,
-    seven_card_stud_eight,
+from simulations.cards import Card
+from simulations.engine.deck_order import cards_needed
+from simulations.engine.events import (
+    Awarded,
+    BoardDealt,
+    Burned,
+    Discarded,
+    Exhausted,
+    Folded,
+    HoleDealt,
+    Reshuffled,
 )
+from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.hand import Action, Hand
-from simulations.engine.limits import Limit
+from simulations.engine.history import play_plainly
+from simulations.engine.phases import Deal, Discard
+from simulations.engine.variants import VARIANTS
 
-GAMES: dict[str, tuple[Callable[[], GameDefinition], int]] = {
-    "no-limit hold'em": (lambda: holdem(Limit.NO), 10),
-    "fixed-limit hold'em": (lambda: holdem(Limit.FIXED), 10),
-    "pot-limit Omaha": (lambda: omaha(Limit.POT), 10),
-    "fixed-limit Omaha eight or better": (lambda: omaha(Limit.FIXED, eight_or_better=True), 10),
-    "seven-card stud": (seven_card_stud, 8),
-    "razz": (razz, 8),
-    "stud eight or better": (seven_card_stud_eight, 8),
-}
 HANDS = 2_000
+PLAIN = 20  # and hands at the most players played to the end by play_plainly
 
 
 def _random_action(hand: Hand, chooser: random.Random) -> Action:
     legal = hand.legal_actions()
+    choice = legal.choice
+    if choice is not None:
+        count = chooser.randint(choice.fewest, choice.most)
+        return choice.action(chooser.sample(choice.cards, count))
     if legal.bring_in is not None:
         return Action.bring_in()
     options = [Action.check() if legal.can_check else Action.call()] * 4
@@ -49,57 +50,102 @@ def _random_action(hand: Hand, chooser: random.Random) -> Action:
     return chooser.choice(options)
 
 
-def _cards_when_folding(hand: Hand) -> dict[int, int]:
-    """How many cards each folded seat held when it folded."""
-    held: Counter[int] = Counter()
+def _hand_size(game: GameDefinition, last_phase: int) -> int:
+    """The cards a player who stayed holds once phase ``last_phase`` has begun."""
+    held = 0
+    for phase in game.phases[: last_phase + 1]:
+        if isinstance(phase, Deal):
+            held += phase.per_player
+        elif isinstance(phase, Discard):
+            held -= phase.count
+    return held
+
+
+def _check_cards(hand: Hand, name: str, seed: int) -> dict[int, int]:
+    """Walk the log: no card is dealt while someone holds it, a card comes back only after a
+    reshuffle and never from a folded hand.  Returns each folded seat's card count."""
+    held: dict[int, set[Card]] = {s: set() for s in range(hand.n)}
     folded: dict[int, int] = {}
+    gone: set[Card] = set()  # folded hands: never dealt again
+    away: set[Card] = set()  # burned or discarded: dealt again only after a reshuffle
+    returned: set[Card] = set()  # back in the stub by a reshuffle
+    seen: set[Card] = set()
     for event in hand.events:
-        if isinstance(event, HoleDealt):
-            held[event.seat] += len(event.cards)
+        if isinstance(event, HoleDealt | BoardDealt):
+            for card in event.cards:
+                assert card not in gone, (name, seed, "a folded card came back")
+                if card in seen or card in away:
+                    assert card in returned, (name, seed, "a card dealt twice")
+                    returned.discard(card)
+                    away.discard(card)
+                seen.add(card)
+                if isinstance(event, HoleDealt):
+                    held[event.seat].add(card)
+        elif isinstance(event, Burned):
+            away.add(event.card)
+        elif isinstance(event, Discarded):
+            held[event.seat] -= set(event.cards)
+            away |= set(event.cards)
+        elif isinstance(event, Reshuffled) or (isinstance(event, Exhausted) and event.reused_burns):
+            returned |= away  # stud's rule deals earlier burn cards again
         elif isinstance(event, Folded):
-            folded[event.seat] = held[event.seat]
+            folded[event.seat] = len(held[event.seat])
+            gone |= held[event.seat]
+    every = [c for h in hand.hole for c in h] + list(hand.board)
+    assert len(every) == len(set(every)), (name, seed)
     return folded
 
 
-@pytest.mark.parametrize("name", list(GAMES))
-def test_random_play_keeps_the_cards_and_the_chips(name: str) -> None:
-    make, most = GAMES[name]
-    game = make()
+@pytest.mark.parametrize("code", list(VARIANTS))
+def test_random_play_keeps_the_cards_and_the_chips(code: str) -> None:
+    game = VARIANTS[code].game()
     seen: Counter[str] = Counter()
-    for seed in range(HANDS):
+    for seed in range(HANDS + PLAIN):
         chooser = random.Random(seed)
-        n = chooser.randint(2, most)
+        n = chooser.randint(game.min_players, game.max_players)
         stacks = [
             chooser.choice([chooser.randint(5, 40), chooser.randint(40, 400)]) for _ in range(n)
         ]
+        if seed >= HANDS:  # the most players, nobody folding: the deck's hardest case
+            n, stacks = game.max_players, [400] * game.max_players
         hand = Hand(game, stacks, button=chooser.randrange(n), rng=np.random.default_rng(seed))
+        if seed >= HANDS:
+            play_plainly(hand)
         while not hand.finished:
             hand.act(_random_action(hand, chooser))
-        folded_at = _cards_when_folding(hand)
-        dealt = [c for e in hand.events if isinstance(e, HoleDealt) for c in e.cards]
-        dealt += [c for e in hand.events if isinstance(e, BoardDealt) for c in e.cards]
-        assert len(dealt) == len(set(dealt)), (name, seed)  # no card dealt twice
+        folded_at = _check_cards(hand, code, seed)
         community = any(isinstance(e, Exhausted) and e.community for e in hand.events)
-        reached = game.streets[: hand.street + 1]
-        expected = sum(s.hole_cards + s.up_cards for s in reached)
-        if community:  # the last street's card went to the board, shared by everyone
-            expected -= reached[-1].hole_cards + reached[-1].up_cards
+        expected = _hand_size(game, hand.phase) - community  # the shared card is on the board
         for seat in range(n):
             if seat in folded_at:  # a folded hand gets no more cards
-                assert len(hand.hole[seat]) == folded_at[seat], (name, seed)
+                assert len(hand.hole[seat]) == folded_at[seat], (code, seed)
             else:
-                assert len(hand.hole[seat]) == expected, (name, seed)
-        assert sum(hand.stacks) == sum(stacks), (name, seed)
+                assert len(hand.hole[seat]) == expected, (code, seed)
+        assert sum(hand.stacks) + hand.carried == sum(stacks), (code, seed)  # or passed out
         awarded: Counter[int] = Counter()
         for event in hand.events:
             if isinstance(event, Awarded):
                 awarded[event.pot] += int(event.amount)
         assert [awarded[i] for i in range(len(hand.pots))] == [p.amount for p in hand.pots]
-        seen["exhausted"] += any(isinstance(e, Exhausted) for e in hand.events)
+        seen["exhausted"] += any(isinstance(e, Exhausted | Reshuffled) for e in hand.events)
         seen["community"] += community
         seen["split"] += any(c > 1 for c in Counter(
             e.pot for e in hand.events if isinstance(e, Awarded)).values())  # fmt: skip
         seen["folds"] += bool(folded_at)
-    assert seen["folds"] > 0 and seen["split"] > 0, seen
+        seen["showdown"] += hand.pots != () and len(folded_at) < n - 1
+    assert seen["folds"] > 0 and seen["showdown"] > 0, seen
+    shares_cards = any(isinstance(p, Deal) and p.board for p in game.phases)
+    if len(game.showdown.halves) > 1 or shares_cards:  # where pots are often split
+        assert seen["split"] > 0, seen
     if game.exhaustion is not ExhaustionRule.NONE:
-        assert seen["exhausted"] > 0 and seen["community"] > 0, seen
+        assert seen["exhausted"] > 0, seen
+    if game.exhaustion.for_stud and _needs_community(game):
+        assert seen["community"] > 0, seen
+
+
+def _needs_community(game: GameDefinition) -> bool:
+    """Whether the most players staying to the end need more cards than the deck and the
+    burn cards before the last street hold (so the last street is one community card)."""
+    deals = [p for p in game.phases if isinstance(p, Deal)]
+    spare = sum(p.burn for p in deals[:-1])
+    return cards_needed(game, game.max_players) - spare > game.deck.size

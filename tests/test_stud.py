@@ -176,7 +176,7 @@ def test_a_low_acting_order_needs_a_low_showdown() -> None:
     with pytest.raises(ValueError, match="low-showing acting order is for low games"):
         GameDefinition(
             name="razz-order stud",
-            streets=base.streets,
+            phases=base.phases,
             forced=base.forced,
             limit=base.limit,
             stakes=base.stakes,
@@ -218,7 +218,7 @@ def test_stud_bad_definitions() -> None:
     base = seven_card_stud()
     with pytest.raises(ValueError, match="showing order"):
         GameDefinition(
-            name="x", streets=base.streets, forced=base.forced, limit=base.limit,
+            name="x", phases=base.phases, forced=base.forced, limit=base.limit,
             stakes=base.stakes, selection=base.selection,
         )  # fmt: skip
     with pytest.raises(ValueError, match="cannot be dealt fifth street, even with the burn cards"):

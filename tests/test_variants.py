@@ -11,14 +11,42 @@ from simulations.engine.showdown import HIGH_LOW_EIGHT
 from simulations.engine.variants import VARIANTS, variant
 
 # The codes are part of the public format: a change here is a change of what a file means.
+# PHH's codes where PHH names the game (NT, FT, PO, FO/8, F7S, F7S/8, FR, N2L1D, F2L3D, FB),
+# the project's own in the same pattern otherwise; listed in `cardroom games` order.
 STABLE = {
     "NT": ("no-limit", "high"),
     "FT": ("fixed-limit", "high"),
+    "PT": ("pot-limit", "high"),
+    "ST": ("spread-limit", "high"),
     "PO": ("pot-limit", "high"),
     "FO/8": ("fixed-limit", "high / ace-to-five low, 8 or better"),
+    "PO/8": ("pot-limit", "high / ace-to-five low, 8 or better"),
+    "P5O": ("pot-limit", "high"),
+    "PCO": ("pot-limit", "high"),
+    "FPIN": ("fixed-limit", "high"),
+    "FCPIN/8": ("fixed-limit", "high / ace-to-five low, 8 or better"),
+    "FTAH/8": ("fixed-limit", "high / ace-to-five low, 8 or better"),
+    "FSUP": ("fixed-limit", "high"),
+    "NRH": ("no-limit", "high (Royal hold'em)"),
+    "FMAN": ("fixed-limit", "high (Manila)"),
+    "PPIN": ("pot-limit", "high (Pinatubo)"),
+    "FDB": ("fixed-limit", "high on board 1 / high on board 2"),
     "F7S": ("fixed-limit", "high"),
     "F7S/8": ("fixed-limit", "high / ace-to-five low, 8 or better"),
     "FR": ("fixed-limit", "ace-to-five low"),
+    "PLL": ("pot-limit", "ace-to-six low"),
+    "F5S": ("fixed-limit", "high"),
+    "F6S": ("fixed-limit", "high"),
+    "FMS": ("fixed-limit", "high"),
+    "F5CD": ("fixed-limit", "high"),
+    "N2L1D": ("no-limit", "deuce-to-seven low"),
+    "F2L3D": ("fixed-limit", "deuce-to-seven low"),
+    "FA5L1D": ("fixed-limit", "ace-to-five low"),
+    "FA5L3D": ("fixed-limit", "ace-to-five low"),
+    "FCL": ("fixed-limit", "ace-to-five low"),
+    "FA6L1D": ("fixed-limit", "ace-to-six low"),
+    "FB": ("fixed-limit", "badugi"),
+    "FJACK": ("fixed-limit", "high (Joker as the bug)"),
 }
 
 
@@ -39,7 +67,10 @@ def test_games_lists_and_shows(capsys: pytest.CaptureFixture[str]) -> None:
     assert [line.split()[0] for line in lines[1:]] == list(STABLE)
     assert main(["games", "show", "F7S/8"]) == 0
     shown = capsys.readouterr().out
-    assert "seventh street 1 down, after a burn" in shown and "8 or better" in shown
+    assert "seventh street: burn, deal 1 down" in shown and "8 or better" in shown
+    assert main(["games", "show", "FMAN"]) == 0
+    shown = capsys.readouterr().out
+    assert "32 cards (7 to A)" in shown and "high (Manila)" in shown
 
 
 def test_deal_prints_a_hand_of_the_game(capsys: pytest.CaptureFixture[str]) -> None:

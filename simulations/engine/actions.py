@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+
+from simulations.cards import Card
 
 
 class IllegalAction(ValueError):
@@ -17,14 +20,19 @@ class ActionKind(StrEnum):
     BET = "bet"
     RAISE = "raise"
     BRING_IN = "bring-in"  # the forced opening of a stud game's first round
+    DRAW = "draw"  # discard these cards and be dealt as many (none: stand pat)
+    DISCARD = "discard"  # throw these cards away (pineapple)
+    EXPOSE = "expose"  # turn these down cards face up
 
 
 @dataclass(frozen=True)
 class Action:
-    """What a player does.  ``total`` is the bet or raise-to amount for the whole round."""
+    """What a player does.  ``total`` is the bet or raise-to amount for the whole round;
+    ``cards`` the cards a draw, discard or exposure names."""
 
     kind: ActionKind
     total: int | None = None
+    cards: tuple[Card, ...] = ()
 
     @classmethod
     def fold(cls) -> Action:
@@ -51,6 +59,39 @@ class Action:
         """Pay only the bring-in (the other choice is a bet: completing to a full bet)."""
         return cls(ActionKind.BRING_IN)
 
+    @classmethod
+    def draw(cls, discards: Sequence[int] = ()) -> Action:
+        """Discard ``discards`` and be dealt as many; no cards is standing pat."""
+        return cls(ActionKind.DRAW, cards=tuple(Card(int(c)) for c in discards))
+
+    @classmethod
+    def stand_pat(cls) -> Action:
+        return cls(ActionKind.DRAW)
+
+    @classmethod
+    def discard(cls, cards: Sequence[int]) -> Action:
+        return cls(ActionKind.DISCARD, cards=tuple(Card(int(c)) for c in cards))
+
+    @classmethod
+    def expose(cls, cards: Sequence[int]) -> Action:
+        return cls(ActionKind.EXPOSE, cards=tuple(Card(int(c)) for c in cards))
+
+
+@dataclass(frozen=True)
+class CardChoice:
+    """A decision about one's own cards: which of ``cards`` to draw to, discard or expose,
+    ``fewest`` to ``most`` of them (a draw's ``most`` may be higher when an ace is kept:
+    ``most_keeping_ace``)."""
+
+    kind: ActionKind
+    cards: tuple[Card, ...]
+    fewest: int
+    most: int
+    most_keeping_ace: int | None = None
+
+    def action(self, cards: Sequence[int]) -> Action:
+        return Action(self.kind, cards=tuple(Card(int(c)) for c in cards))
+
 
 @dataclass(frozen=True)
 class LegalActions:
@@ -64,6 +105,7 @@ class LegalActions:
     wager_kind: ActionKind  # BET when no one has bet this round, RAISE otherwise
     full_total: int | None  # the smallest full bet or raise (an all-in below it is short)
     bring_in: int | None = None  # on the bring-in's turn: what paying only the bring-in costs
+    choice: CardChoice | None = None  # a draw, discard or exposure instead of a betting turn
 
     def wager_action(self, total: int) -> Action:
         """The bet or raise to ``total`` that this turn calls for."""
@@ -71,7 +113,7 @@ class LegalActions:
 
     @property
     def can_check(self) -> bool:
-        return self.to_call == 0 and self.bring_in is None
+        return self.to_call == 0 and self.bring_in is None and self.choice is None
 
     @property
     def can_fold(self) -> bool:

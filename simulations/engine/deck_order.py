@@ -1,10 +1,10 @@
 """The order a hand's cards come off the deck, and the stub: what is left undealt.
 
-A hand deals from a given order (checked for repeats) or a seeded shuffle of the standard
-pack.  Under a game without an exhaustion rule the deck must hold every card the hand could
-deal with every player staying to the end; under stud's rule it must allow the deal to be
-completed with the earlier burn cards and, at the last, a community card
-(:func:`check_deal`).
+A hand deals from a given order (checked for repeats and for cards the game's deck does not
+hold) or a seeded shuffle of the game's pack.  Under a game without an exhaustion rule the
+deck must hold every card the hand could deal with every player staying to the end; under
+stud's rules it must allow the deal to be completed with the earlier burn cards and, at the
+last, a community card; under a draw rule it must hold the deals (:func:`check_deal`).
 """
 
 from __future__ import annotations
@@ -14,45 +14,50 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulations.cards import Card, ensure_distinct
-from simulations.decks import Deck
+from simulations.cards import Card, ensure_distinct, format_card
 from simulations.engine.game import ExhaustionRule, GameDefinition
+from simulations.engine.phases import Deal, Draw
 
 
-def cards_needed(game: GameDefinition, players: int) -> int:
-    """Every card ``players`` could be dealt in ``game``, burns and board included."""
-    return sum(
-        (s.hole_cards + s.up_cards) * players + s.board_cards + (1 if s.burn else 0)
-        for s in game.streets
-    )
+def cards_needed(game: GameDefinition, players: int, *, draws: bool = True) -> int:
+    """Every card ``players`` could be dealt in ``game``, burns and board included (with
+    ``draws``, every draw replacing the most cards it allows)."""
+    total = 0
+    for phase in game.phases:
+        if isinstance(phase, Deal):
+            total += phase.per_player * players + phase.board + phase.burn
+        elif isinstance(phase, Draw) and draws:
+            total += phase.limit(True) * players + phase.burn
+    return total
 
 
 def check_deal(game: GameDefinition, players: int, deck_size: int) -> None:
     """Refuse a deck too small for ``players`` of ``game`` with nobody folding (the most cards
     a hand can need), after what the game's exhaustion rule allows."""
-    if game.exhaustion is ExhaustionRule.NONE:
-        needed = cards_needed(game, players)
+    if game.exhaustion is ExhaustionRule.NONE or game.exhaustion.for_draw:
+        draws = game.exhaustion is ExhaustionRule.NONE
+        needed = cards_needed(game, players, draws=draws)
         if deck_size < needed:
+            what = "may need" if draws else "are dealt"
             raise ValueError(
                 f"the deck holds {deck_size} cards; {players} players of {game.name} "
-                f"may need {needed}"
+                f"{what} {needed}"
             )
         return
+    deals = [p for p in game.phases if isinstance(p, Deal)]
     stub, spare = deck_size, 0  # spare: earlier burn cards not dealt again yet
-    last = len(game.streets) - 1
-    for index, street in enumerate(game.streets):
-        burned = street.burn and stub > 0
+    for index, phase in enumerate(deals):
+        burned = phase.burn and stub > 0
         stub -= burned
-        per_player = street.hole_cards + street.up_cards
-        needed = per_player * players + street.board_cards
+        needed = phase.per_player * players + phase.board
         if needed > stub + spare:
             # 'on the final round', instead of a card to each player, one community card
             # for all of them; an earlier round that cannot be dealt makes no hand.
-            needed = per_player + street.board_cards
-            if index != last or needed > stub + spare:
+            needed = phase.per_player + phase.board
+            if index != len(deals) - 1 or needed > stub + spare:
                 raise ValueError(
                     f"the deck holds {deck_size} cards: {players} players of {game.name} "
-                    f"cannot be dealt {street.name}, even with the burn cards and a "
+                    f"cannot be dealt {phase.street}, even with the burn cards and a "
                     "community card"
                 )
         from_stub = min(stub, needed)
@@ -75,13 +80,21 @@ class DeckOrder:
         rng: np.random.Generator | None = None,
     ) -> DeckOrder:
         """A given order (checked for repeats) or a seeded shuffle, long enough for the hand."""
+        pack = game.deck.deck()
         if deck is None:
             if rng is None:
                 raise ValueError("deal from a given deck order or a seeded rng")
-            cards = [Card(int(c)) for c in Deck.standard().shuffled(rng)]
+            cards = [Card(int(c)) for c in pack.shuffled(rng)]
         else:
             cards = [Card(int(c)) for c in deck]
             ensure_distinct(cards)
+            allowed = set(pack.cards)
+            for card in cards:
+                if card not in allowed:
+                    raise ValueError(
+                        f"deck: {format_card(card)} is not a card of {game.name}'s "
+                        f"{game.deck.label} deck"
+                    )
         check_deal(game, players, len(cards))
         return cls(tuple(cards))
 
@@ -89,6 +102,10 @@ class DeckOrder:
         card = self.cards[self.dealt]
         self.dealt += 1
         return card
+
+    def restock(self, stub: Sequence[Card]) -> None:
+        """Replace the undealt cards with ``stub`` (a reshuffle when the deck runs out)."""
+        self.cards = (*self.cards[: self.dealt], *stub)
 
     @property
     def stub(self) -> tuple[Card, ...]:

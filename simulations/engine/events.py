@@ -63,6 +63,40 @@ class Exhausted:
 
 
 @dataclass(frozen=True)
+class Reshuffled:
+    """The stub was rebuilt (``street``): its last ``stub`` cards shuffled together with the
+    cards the exhaustion rule brings back, ``cards`` in all."""
+
+    street: str
+    stub: int
+    cards: int
+
+
+@dataclass(frozen=True)
+class Discarded:
+    """Cards thrown away: a draw's discards (replacements follow as ``HoleDealt``) or a
+    pineapple discard.  None is standing pat."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Exposed:
+    """Down cards the player chose to turn face up."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class PassedOut:
+    """No one opened: the deal is over and its ``pot`` stays for the next deal."""
+
+    pot: int
+
+
+@dataclass(frozen=True)
 class Folded:
     seat: int
 
@@ -126,6 +160,10 @@ Event = (
     | BoardDealt
     | Burned
     | Exhausted
+    | Reshuffled
+    | Discarded
+    | Exposed
+    | PassedOut
     | Folded
     | Checked
     | Called

@@ -18,7 +18,11 @@ from dataclasses import dataclass
 
 from simulations.cards import Card
 from simulations.engine.game import ActingOrder
+from simulations.evaluators.high import evaluate_high
+from simulations.evaluators.lowball import Lowball, evaluate_low
 from simulations.evaluators.stud_showing import bring_in_order, showing_high, showing_low
+
+HAND_SIZE = 5
 
 
 @dataclass(frozen=True)
@@ -91,9 +95,22 @@ def showing_opener(
     upcards: Sequence[Sequence[Card]],
     candidates: Sequence[int],
     order: ActingOrder,
+    lowball: Lowball = Lowball.ACE_TO_FIVE,
 ) -> int:
     """The seat among ``candidates`` (listed clockwise from the dealer's left) with the best
-    hand showing; the first of equal hands."""
+    hand showing (in low games the best low by ``lowball``, the game's low ranking); the
+    first of equal hands.  With five cards up every category counts
+    (Rules 000_1a86611de8d3f5f7.txt, 'Mississippi stud': 'Because each player has five
+    upcards on the last round, straights, flushes, and full houses count as "high hand
+    exposed"'); below five, only the pairs and sets of :mod:`stud_showing`."""
+    if all(len(upcards[seat]) == HAND_SIZE for seat in candidates):
+        if order is ActingOrder.LOW_SHOWING:
+            lows = [
+                evaluate_low([int(c) for c in upcards[seat]], lowball).value for seat in candidates
+            ]
+            return candidates[lows.index(max(lows))]
+        highs = [evaluate_high([int(c) for c in upcards[seat]]).value for seat in candidates]
+        return candidates[highs.index(max(highs))]
     evaluate = showing_low if order is ActingOrder.LOW_SHOWING else showing_high
     values = [evaluate([int(c) for c in upcards[seat]]).value for seat in candidates]
     return candidates[values.index(max(values))]

@@ -1,8 +1,10 @@
-"""Game definitions: a game is data — its streets, forced bets, limits and showdown.
+"""Game definitions: a game is data — its deck, phases, forced bets, limits and showdown.
 
-A definition says what is dealt on each street (hole cards, board cards, burns), which
-forced bets open the hand, the betting limit and stakes, the incomplete-raise rule, how odd
-chips are split, and which cards may form a hand at showdown.  The hand's state machine
+A definition says which pack is dealt, the phases of a hand in order (deals, betting rounds,
+draws, discards, exposures: :mod:`simulations.engine.phases`), which forced bets open the
+hand, the betting limit and stakes, the incomplete-raise rule, how odd chips are split,
+which cards may form a hand and how the halves of the showdown rank them, and what the
+dealer does on running out of cards.  The hand's state machine
 (:mod:`simulations.engine.hand`) plays any definition; hold'em is one preset among many.
 """
 
@@ -12,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
 
+from simulations.cards import MAX_JOKERS, Rank
+from simulations.decks import Deck
 from simulations.engine.limits import (
     IncompleteRaiseRule,
     Limit,
@@ -19,26 +23,21 @@ from simulations.engine.limits import (
     ShortAllInRule,
     Stakes,
 )
+from simulations.engine.phases import Bet, Deal, Discard, Draw, Expose, Phase
 from simulations.engine.pots import OddChipRule
-from simulations.engine.showdown import ACE_TO_FIVE_ONLY, HIGH_LOW_EIGHT, HIGH_ONLY, Showdown
+from simulations.engine.showdown import (
+    ACE_TO_FIVE_ONLY,
+    HIGH_LOW_EIGHT,
+    HIGH_ONLY,
+    HandRanking,
+    Showdown,
+)
 from simulations.evaluators.selection import OMAHA, SEVEN_CARD_STUD, TEXAS_HOLDEM, Selection
 from simulations.evaluators.stud_showing import BringIn
 
 
-@dataclass(frozen=True)
-class Street:
-    """One street: the cards dealt at its start, then (if ``betting``) a betting round."""
-
-    name: str
-    hole_cards: int = 0  # face down to each player
-    board_cards: int = 0
-    burn: bool = False
-    betting: bool = True
-    up_cards: int = 0  # face up to each player (stud), dealt after the down cards
-
-
 class ExhaustionRule(StrEnum):
-    """What the dealer does when the stub cannot complete a street (running out of cards)."""
+    """What the dealer does when the stub cannot complete a deal (running out of cards)."""
 
     # The deck must hold every card the hand could deal (hold'em, Omaha: it never runs out).
     NONE = "none"
@@ -46,7 +45,70 @@ class ExhaustionRule(StrEnum):
     # used when only a few cards are needed to complete the deal.  If even those are not
     # sufficient, then on the final round instead of dealing a downcard to each player, a
     # single community card is dealt to the center of the table'; folded cards never return.
-    STUD_BURNS_THEN_COMMUNITY = "stud: burn cards, then a community card"
+    STUD_BURNS_THEN_COMMUNITY = "stud-texts"
+    # The tournament form: before the last street the dealer counts the stub against the live
+    # players plus two (a card each, the burn and one spare); if it is short the burn cards
+    # are scrambled into the stub, and if it is still short a community card is dealt.
+    STUD_WSOP = "stud-wsop"
+    # Rules 003_6e018542f14946f8.txt (five-card draw): 'the dealer gives the player the one
+    # top card he can give, then shuffles together the bottom card of the deck, the burn
+    # card, and the earlier players' discards (but not the player's own discards!)'.
+    DRAW_OTHERS_DISCARDS = "draw-texts"
+    # The same, but the current draw's discards never go back in: only earlier draws'.
+    DRAW_EARLIER_ROUNDS = "draw-earlier-rounds"
+    # Every discard, the drawing player's own included.
+    DRAW_ALL_DISCARDS = "draw-all-discards"
+
+    @property
+    def for_stud(self) -> bool:
+        return self in (ExhaustionRule.STUD_BURNS_THEN_COMMUNITY, ExhaustionRule.STUD_WSOP)
+
+    @property
+    def for_draw(self) -> bool:
+        return self.value.startswith("draw")
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    """The pack a game deals from: the standard ranks or a stripped set, and jokers.  What
+    the jokers and any wild ranks do at showdown is the ranking's business
+    (:class:`~simulations.evaluators.systems.RankingSystem`)."""
+
+    ranks: tuple[Rank, ...] = tuple(Rank)
+    jokers: int = 0
+
+    def __post_init__(self) -> None:
+        if list(self.ranks) != sorted(set(self.ranks)) or not self.ranks:
+            raise ValueError("a deck's ranks are distinct, lowest first, at least one")
+        if not 0 <= self.jokers <= MAX_JOKERS:
+            raise ValueError(f"a deck holds 0 to {MAX_JOKERS} jokers, got {self.jokers}")
+
+    @property
+    def size(self) -> int:
+        return 4 * len(self.ranks) + self.jokers
+
+    @property
+    def standard(self) -> bool:
+        return self.ranks == tuple(Rank) and not self.jokers
+
+    def deck(self) -> Deck:
+        return Deck.stripped(ranks=self.ranks, jokers=self.jokers)
+
+    @property
+    def label(self) -> str:
+        if self.ranks == tuple(Rank):
+            text = "52 cards"
+        else:
+            low, high = self.ranks[0].symbol, self.ranks[-1].symbol
+            run = tuple(Rank)[self.ranks[0] : self.ranks[-1] + 1] == self.ranks
+            kept = f"{low} to {high}" if run else " ".join(r.symbol for r in self.ranks)
+            text = f"{4 * len(self.ranks)} cards ({kept})"
+        if self.jokers:
+            text += f" + {self.jokers} joker" + ("s" if self.jokers > 1 else "")
+        return text
+
+
+STANDARD_DECK = DeckSpec()
 
 
 class BigBlindAnteOrder(StrEnum):
@@ -158,24 +220,39 @@ class JackpotDrop:
             raise ValueError("a jackpot drop is positive and no larger than its threshold")
 
 
-HOLDEM_STREETS = (
-    Street("preflop", hole_cards=2),
-    Street("flop", board_cards=3, burn=True),
-    Street("turn", board_cards=1, burn=True),
-    Street("river", board_cards=1, burn=True),
+HOLDEM_PHASES: tuple[Phase, ...] = (
+    Deal("preflop", down=2),
+    Bet(),
+    Deal("flop", board=3, burn=True),
+    Bet(),
+    Deal("turn", board=1, burn=True),
+    Bet(),
+    Deal("river", board=1, burn=True),
+    Bet(),
 )
 
 
 @dataclass(frozen=True)
 class GameDefinition:
+    """A whole game: the deck, the phases of a hand, the forced bets and structure, the
+    showdown, the rule for running out of cards and the house options."""
+
     name: str
-    streets: tuple[Street, ...]
+    phases: tuple[Phase, ...]
     forced: ForcedBets
     limit: Limit
     stakes: Stakes
-    selection: Selection = TEXAS_HOLDEM
+    # Which cards may form a five-card hand; None: the hand is played whole as dealt
+    # (badugi's four cards).
+    selection: Selection | None = TEXAS_HOLDEM
     showdown: Showdown = HIGH_ONLY
+    deck: DeckSpec = STANDARD_DECK
     exhaustion: ExhaustionRule = ExhaustionRule.NONE
+    # Draw games' house rules (Rules 003_6e018542f14946f8.txt, 'Five-card draw'): 'the bottom
+    # card of the deck is never given as a replacement', and 'a player is not allowed to
+    # draw five consecutive cards from the deck stub'.
+    deals_bottom_card: bool = False
+    five_consecutive: bool = False
     incomplete_raise: IncompleteRaiseRule = IncompleteRaiseRule.FULL_BET
     short_all_ins: ShortAllInRule = ShortAllInRule.CUMULATIVE
     pot_limit_blinds: PotLimitBlinds = PotLimitBlinds.AS_POSTED
@@ -194,6 +271,62 @@ class GameDefinition:
         ):
             # 'pot-limit and no-limit games usually use what is called the full bet rule'
             raise ValueError("pot-limit and no-limit games use the full bet rule")
+        if not 2 <= self.min_players <= self.max_players:
+            raise ValueError(
+                f"players run from 2 up: min {self.min_players}, max {self.max_players}"
+            )
+        self._check_phases()
+        self._check_acting_order()
+        self._check_deck()
+
+    def _check_phases(self) -> None:
+        phases = self.phases
+        if not phases or not isinstance(phases[0], Deal):
+            raise ValueError("phases: a hand begins by dealing cards")
+        if not any(isinstance(p, Bet) for p in phases):
+            raise ValueError("phases: a game has at least one betting round")
+        if isinstance(phases[0], Deal) and not phases[0].per_player:
+            raise ValueError("phases: the first deal gives each player cards")
+        held = 0
+        for index, phase in enumerate(phases):
+            if isinstance(phase, Deal):
+                held += phase.per_player
+            elif isinstance(phase, Draw) and phase.limit(True) > held:
+                raise ValueError(
+                    f"phases[{index}]: {phase.street} may replace {phase.limit(True)} cards "
+                    f"but a player holds {held}"
+                )
+            elif isinstance(phase, Discard | Expose) and phase.count > held:
+                raise ValueError(
+                    f"phases[{index}]: {phase.street} needs {phase.count} cards but a player "
+                    f"holds {held}"
+                )
+            if isinstance(phase, Discard):
+                held -= phase.count
+        board = sum(p.board for p in phases if isinstance(p, Deal))
+        if self.selection is None:
+            if any(h.ranking is not HandRanking.BADUGI for h in self.showdown.halves):
+                raise ValueError("showdown: only badugi plays a hand whole, with no selection")
+            if (held, board) != (4, 0):
+                raise ValueError(
+                    f"badugi is four cards in the hand: the phases leave {held} in the hand "
+                    f"and {board} on the board"
+                )
+        elif (held, board) != (self.selection.hole_cards, self.selection.board_cards):
+            raise ValueError(
+                f"the phases leave {held} cards in each hand and {board} on the board but "
+                f"the showdown expects {self.selection.hole_cards} and "
+                f"{self.selection.board_cards}"
+            )
+        elif any(h.ranking is HandRanking.BADUGI for h in self.showdown.halves):
+            raise ValueError("showdown: a badugi half plays the four cards whole (no selection)")
+        draws = any(isinstance(p, Draw) for p in phases)
+        if self.exhaustion.for_draw and not draws:
+            raise ValueError(f"exhaustion: {self.exhaustion} is a rule for draw games")
+        if self.exhaustion.for_stud and (draws or board):
+            raise ValueError(f"exhaustion: {self.exhaustion} is a rule for stud games")
+
+    def _check_acting_order(self) -> None:
         if self.acting_order is ActingOrder.LOW_SHOWING and not self.showdown.low_only:
             # The low hand showing opens only where the low hand wins the pot.
             raise ValueError(
@@ -204,17 +337,68 @@ class GameDefinition:
             raise ValueError("a low game opens with the low hand showing, not the high")
         if self.forced.bring_in and self.acting_order is ActingOrder.POSITION:
             raise ValueError("a bring-in is paid by an upcard: the game needs a showing order")
-        if self.acting_order is not ActingOrder.POSITION and not self.streets[0].up_cards:
-            raise ValueError("a showing order needs upcards on the first street")
+        if self.acting_order is not ActingOrder.POSITION:
+            first_bet = next(i for i, p in enumerate(self.phases) if isinstance(p, Bet))
+            before_bet = self.phases[:first_bet]
+            if not any(isinstance(p, Deal) and p.up for p in before_bet) and not any(
+                isinstance(p, Expose) for p in before_bet
+            ):
+                raise ValueError("a showing order needs upcards before the first betting round")
         if self.acting_order is not ActingOrder.POSITION and self.forced.blinds:
             raise ValueError("a game acting by upcards has no blinds")
-        hole = sum(s.hole_cards + s.up_cards for s in self.streets)
-        board = sum(s.board_cards for s in self.streets)
-        if (hole, board) != (self.selection.hole_cards, self.selection.board_cards):
-            raise ValueError(
-                f"the streets deal {hole} hole and {board} board cards but the showdown "
-                f"expects {self.selection.hole_cards} and {self.selection.board_cards}"
-            )
+
+    def _check_deck(self) -> None:
+        for index, half in enumerate(self.showdown.halves):
+            if self.deck.jokers and half.ranking in (
+                HandRanking.DEUCE_TO_SEVEN_LOW,
+                HandRanking.ACE_TO_SIX_LOW,
+                HandRanking.BADUGI,
+            ):
+                # The joker as the bug is defined for ace-to-five low only (California
+                # lowball); these rankings have no rule for it.
+                raise ValueError(
+                    f"showdown.halves[{index}]: a {half.ranking} half has no rule for a "
+                    "joker; the deck holds jokers"
+                )
+            if half.board is not None:
+                boards = 0 if self.selection is None else len(self.selection.usable_boards)
+                if not 0 <= half.board < boards:
+                    raise ValueError(
+                        f"showdown.halves[{index}].board: {half.board} is not one of the "
+                        f"selection's {boards} boards"
+                    )
+            system = half.system
+            if system is None:
+                if not self.deck.standard and half.ranking is HandRanking.HIGH:
+                    raise ValueError(
+                        f"deck: a {self.deck.label} deck needs a ranking system for its high "
+                        "hands (showdown halves' system)"
+                    )
+                continue
+            if system.ranks != self.deck.ranks:
+                raise ValueError(
+                    f"showdown: the ranking system {system.name!r} is for ranks "
+                    f"{''.join(r.symbol for r in system.ranks)}, the deck holds "
+                    f"{''.join(r.symbol for r in self.deck.ranks)}"
+                )
+            if system.joker_count != self.deck.jokers:
+                raise ValueError(
+                    f"showdown: the ranking system {system.name!r} plays "
+                    f"{system.joker_count} jokers, the deck holds {self.deck.jokers}"
+                )
+
+    @property
+    def streets(self) -> tuple[str, ...]:
+        """The names of the deals and draws, in order."""
+        return tuple(p.street for p in self.phases if not isinstance(p, Bet))
+
+    @property
+    def betting_rounds(self) -> int:
+        return sum(1 for p in self.phases if isinstance(p, Bet))
+
+    @property
+    def draws(self) -> bool:
+        return any(isinstance(p, Draw) for p in self.phases)
 
 
 def holdem(
@@ -241,7 +425,7 @@ def holdem(
             stakes = Stakes(big_blind)
     return GameDefinition(
         name=f"{limit.value} Texas hold'em",
-        streets=HOLDEM_STREETS,
+        phases=HOLDEM_PHASES,
         forced=ForcedBets(ante=ante, blinds=blinds, big_blind_ante=big_blind_ante),
         limit=limit,
         stakes=stakes,
@@ -269,24 +453,29 @@ def omaha(
     plus exactly two of his own cards'); with ``eight_or_better`` the pot is split with the
     best low of eight or lower, made the same way."""
     base = holdem(limit, blinds=blinds, ante=ante, stakes=stakes, odd_chips=odd_chips)
-    streets = (replace(HOLDEM_STREETS[0], hole_cards=4), *HOLDEM_STREETS[1:])
+    phases = (Deal("preflop", down=4), *HOLDEM_PHASES[1:])
     name = f"{limit.value} Omaha" + (" eight or better" if eight_or_better else "")
     return replace(
         base,
         name=name,
-        streets=streets,
+        phases=phases,
         selection=OMAHA,
         showdown=HIGH_LOW_EIGHT if eight_or_better else HIGH_ONLY,
         max_players=10,
     )
 
 
-SEVEN_CARD_STUD_STREETS = (
-    Street("third street", hole_cards=2, up_cards=1),
-    Street("fourth street", up_cards=1, burn=True),
-    Street("fifth street", up_cards=1, burn=True),
-    Street("sixth street", up_cards=1, burn=True),
-    Street("seventh street", hole_cards=1, burn=True),
+SEVEN_CARD_STUD_PHASES: tuple[Phase, ...] = (
+    Deal("third street", down=2, up=1),
+    Bet(),
+    Deal("fourth street", up=1, burn=True),
+    Bet(),
+    Deal("fifth street", up=1, burn=True),
+    Bet(),
+    Deal("sixth street", up=1, burn=True),
+    Bet(),
+    Deal("seventh street", down=1, burn=True),
+    Bet(),
 )
 
 
@@ -348,7 +537,7 @@ def seven_card_stud(
         stakes = Stakes(5, 10, big_bet_round=2, max_bets=4)
     return GameDefinition(
         name=f"{limit.value} seven-card stud",
-        streets=SEVEN_CARD_STUD_STREETS,
+        phases=SEVEN_CARD_STUD_PHASES,
         forced=ForcedBets(ante=ante, bring_in=bring_in),
         limit=limit,
         stakes=stakes,

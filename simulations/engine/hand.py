@@ -18,25 +18,24 @@ the best hand showing (:mod:`simulations.engine.forced`); the pots are settled b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
 
 from simulations.cards import Card, format_card
 from simulations.engine.actions import Action, ActionKind, IllegalAction, LegalActions
+from simulations.engine.card_phases import CardPhases
+from simulations.engine.dealer import Dealer
 from simulations.engine.deck_order import DeckOrder
 from simulations.engine.events import (
     Awarded,
     BetOrRaised,
-    BoardDealt,
-    Burned,
     Called,
     Checked,
     Event,
-    Exhausted,
     Folded,
-    HoleDealt,
+    PassedOut,
     Posted,
     PostKind,
     Raked,
@@ -52,30 +51,33 @@ from simulations.engine.forced import (
 )
 from simulations.engine.game import (
     ActingOrder,
-    BigBlindAnteOrder,
-    ExhaustionRule,
     GameDefinition,
-    StraddleRule,
-    Street,
 )
 from simulations.engine.limits import (
     IncompleteRaiseRule,
     Limit,
-    PotLimitBlinds,
     RaiseBounds,
     RoundView,
     raise_bounds,
     reopens,
 )
+from simulations.engine.openers import holds_openers
+from simulations.engine.phases import (
+    Bet,
+    Deal,
+    FirstToAct,
+)
+from simulations.engine.posting import ForcedPosting
 from simulations.engine.pots import Chips, Pot
 from simulations.engine.reopening import still_closed
 from simulations.engine.settle import settle
+from simulations.evaluators.lowball import Lowball
 from simulations.evaluators.ranking import Ranking
 
 __all__ = ["Action", "ActionKind", "BlindSeats", "Hand", "IllegalAction", "LegalActions", "Post"]
 
 
-class Hand:
+class Hand(ForcedPosting, CardPhases):
     """A hand of ``game`` between the seats of ``stacks``, the button at seat ``button``.
 
     The blinds go to the seats after the button unless ``blind_seats`` places them (a button
@@ -94,6 +96,7 @@ class Hand:
         kill: tuple[int, Fraction] | None = None,
         posts: Sequence[Post] = (),
         blind_seats: BlindSeats | None = None,
+        carried_pot: int = 0,
     ) -> None:
         n = len(stacks)
         if not game.min_players <= n <= game.max_players:
@@ -104,13 +107,18 @@ class Hand:
             raise ValueError("every player dealt in needs chips (stacks must be positive)")
         if not 0 <= button < n:
             raise ValueError(f"button must be a seat 0..{n - 1}, got {button}")
+        if carried_pot < 0:
+            raise ValueError(f"a carried pot cannot be negative, got {carried_pot}")
         self.game = game
         self.button = button
         self.n = n
         self.starting_stacks = tuple(int(s) for s in stacks)
         self.blind_seats = blind_seats  # None: the blinds sit after the button
-        self._deck = DeckOrder.for_hand(game, n, deck, rng)
-        self._spare_burns: list[Card] = []  # burn cards the stud exhaustion rule may deal again
+        self.events: list[Event] = []
+        deck_order = DeckOrder.for_hand(game, n, deck, rng)
+        if rng is None:  # a given order: any reshuffle is seeded by the order itself
+            rng = np.random.default_rng([int(c) for c in deck_order.cards])
+        self._dealer = Dealer(game, deck_order, rng, self.events)
         # Whole chips while betting; the exact odd-chip rule may leave fractions at the end.
         self.stacks: list[Chips] = list(self.starting_stacks)
         self.contributed = [0] * n  # this hand, every street
@@ -120,8 +128,16 @@ class Hand:
         self.hole: list[list[Card]] = [[] for _ in range(n)]  # every card dealt to a seat
         self.up: list[list[Card]] = [[] for _ in range(n)]  # the face-up ones among them
         self.board: list[Card] = []
-        self.events: list[Event] = []
-        self.street = 0
+        self.carried_in = carried_pot  # a pot passed out of earlier deals (jackpots)
+        self.carried = 0  # this deal's pot when it is passed out
+        self._first_opener: int | None = None  # who made the first round's first bet
+        self.phase = -1  # the index in game.phases of the phase under way
+        self.street = 0  # the betting round reached (0: the first)
+        self._draws = 0  # draws begun
+        self._deciding: list[int] = []  # a decision phase: seats still to choose, in order
+        self._chosen: dict[int, tuple[Card, ...]] = {}  # a simultaneous phase's choices so far
+        self._owed: list[tuple[int, int]] = []  # (seat, cards): replacements held back
+        self._last_replaced = -1  # who was dealt the last replacement card
         self.actor: int | None = None
         self.pots: tuple[Pot, ...] = ()
         self.rake = 0
@@ -148,14 +164,13 @@ class Hand:
         if kill is not None:
             self._post_kill(*kill)
         self._post_straddles(straddles)
-        self._deal_street()
-        self._open_round(first=True)
+        self._advance()
 
     # -- reading -----------------------------------------------------------------------
 
     @property
     def pot_total(self) -> int:
-        return sum(self.contributed)
+        return sum(self.contributed) + self.carried_in
 
     @property
     def payoffs(self) -> tuple[Chips, ...]:
@@ -172,6 +187,10 @@ class Hand:
             return self._legal
         seat = self.actor
         stack = int(self.stacks[seat])
+        if self._decision() is not None:
+            choice = self._choice(seat)
+            self._legal = LegalActions(seat, 0, None, 0, choice.kind, None, choice=choice)
+            return self._legal
         to_call = min(self._to_match - self.round_bets[seat], stack)
         all_in_total = self.round_bets[seat] + stack
         kind = ActionKind.RAISE if self._to_match else ActionKind.BET
@@ -191,8 +210,11 @@ class Hand:
         legal = self.legal_actions()
         if seat is not None and seat != legal.seat:
             raise IllegalAction(f"seat {seat} acted out of turn: seat {legal.seat} is to act")
-        self._check(action, legal)
         s = legal.seat
+        if legal.choice is not None:
+            self._decide(s, action)
+            return
+        self._check(action, legal)
         if action.kind is ActionKind.BRING_IN:
             assert legal.bring_in is not None
             self._pay_bring_in(s, legal.bring_in)
@@ -243,9 +265,20 @@ class Hand:
             if not self.stakes.on_unit(total):
                 raise IllegalAction(f"bets come in units of {self.stakes.unit}; {total} is not one")
 
+    def _may_open(self, seat: int) -> bool:
+        """Whether ``seat`` may make this round's first bet (jackpots' openers)."""
+        rank = self._bet_phase().opens_with
+        if rank is None or self._to_match:
+            return True
+        return holds_openers(self.game.showdown, self.hole[seat], rank)
+
     def _why_no_wager(self, seat: int) -> str:
         if self.stacks[seat] <= self._to_match - self.round_bets[seat]:
             return "no chips left to raise with: call or fold"
+        if not self._may_open(seat):
+            rank = self._bet_phase().opens_with
+            assert rank is not None
+            return f"no one may open without a pair of {rank.plural} or better: check"
         if seat in self._acted:
             return "the betting was not reopened since this player acted: call or fold"
         if not self._someone_could_call_more(seat):
@@ -254,240 +287,48 @@ class Hand:
 
     # -- internals ---------------------------------------------------------------------
 
-    def _put(self, seat: int, amount: int) -> None:
-        self.stacks[seat] -= amount
-        self.contributed[seat] += amount
-        self.round_bets[seat] += amount
+    # -- phases ------------------------------------------------------------------------
 
-    def _post_forced_bets(self, blind_seats: BlindSeats | None) -> None:
-        forced = self.game.forced
-        # 'Any money the player holds must be applied to the ante first.'
-        if forced.ante:
-            for seat in clockwise(self.button + 1, self.n):
-                amount = min(forced.ante, int(self.stacks[seat]))
-                self.stacks[seat] -= amount
-                self.contributed[seat] += amount
-                self.events.append(Posted(seat, PostKind.ANTE, amount, self.stacks[seat] == 0))
-        blinds = forced.blinds
-        if not blinds:
-            if blind_seats is not None:
-                raise ValueError(f"{self.game.name} has no blinds to place")
+    def _advance(self) -> None:
+        """Run the phases after the current one until a player has a decision to make or the
+        hand is over: deals are automatic, a betting round or decision phase waits for the
+        players (skipped when no one can act in it)."""
+        phases = self.game.phases
+        done = phases[self.phase] if self.phase >= 0 else None
+        if isinstance(done, Bet) and done.opens_with is not None and self._to_match == 0:
+            self._pass_out()
             return
-        if blind_seats is not None:
-            placed = blind_seats.placed(blinds, self.n)
-        elif self.n == 2 and len(blinds) == 2:
-            placed = list(zip([self.button, (self.button + 1) % 2], blinds, strict=True))
-        elif forced.first_blind_on_button:
-            placed = list(zip(clockwise(self.button, self.n), blinds, strict=False))
-        else:
-            placed = list(zip(clockwise(self.button + 1, self.n), blinds, strict=False))
-        big_blind_seat = placed[-1][0]
-        if blind_seats is not None:  # left of the big blind furthest round from the button
-            big_blind_seat = max(
-                blind_seats.big, key=lambda seat: (seat - self.button - 1) % self.n
-            )
-        ante_first = forced.big_blind_ante_order is BigBlindAnteOrder.ANTE_FIRST
-        if ante_first:
-            self._post_big_blind_ante(big_blind_seat)
-        for seat, blind in placed:
-            amount = min(blind, int(self.stacks[seat]))
-            self._put(seat, amount)
-            self.events.append(Posted(seat, PostKind.BLIND, amount, self.stacks[seat] == 0))
-        if not ante_first:
-            self._post_big_blind_ante(big_blind_seat)
-        self._big_blind_seat = big_blind_seat
-        self._first_actor_after = self._big_blind_seat
-        # 'Players to act must call the complete amount of the big blind.'
-        self._to_match = blinds[-1]
-        self._last_raise = blinds[-1]
-        self._bets_made = 1
-        if self.game.limit is Limit.POT and self.game.pot_limit_blinds is (
-            PotLimitBlinds.SMALL_AS_BIG
-        ):
-            self._small_blind_credit = sum(blinds[-1] - b for _, b in placed)
+        while True:
+            live = [s for s in range(self.n) if not self.folded[s]]
+            if len(live) == 1 or self.phase + 1 >= len(phases):
+                self.actor = None
+                self._finish(live)
+                return
+            self.phase += 1
+            phase = phases[self.phase]
+            if isinstance(phase, Deal):
+                self._deal(phase)
+            elif isinstance(phase, Bet):
+                first = not any(isinstance(p, Bet) for p in phases[: self.phase])
+                if not first:
+                    self.street += 1
+                if self._open_round(first=first):
+                    return
+            elif self._open_decision(phase):
+                return
 
-    def _post_big_blind_ante(self, seat: int) -> None:
-        """The big-blind ante: the table's ante in one, paid by the big blind as dead money
-        (into the main pot, toward no bet), before or after the blind by the game's order."""
-        ante = self.game.forced.big_blind_ante
-        if not ante:
-            return
-        amount = min(ante, int(self.stacks[seat]))
-        self.stacks[seat] -= amount
-        self.contributed[seat] += amount
-        self.dead[seat] += amount
-        self.events.append(Posted(seat, PostKind.BIG_BLIND_ANTE, amount, self.stacks[seat] == 0))
+    def _pass_out(self) -> None:
+        """No one opened (Rules 000_1a86611de8d3f5f7.txt, 'Gardena jackpots'): 'If no player
+        opens, a new deal begins and everyone antes again into the same pot'."""
+        self.carried = self.pot_total
+        self.events.append(PassedOut(self.carried))
+        self.actor = None
+        self.finished = True
 
-    def _blind_posters(self) -> set[int]:
-        """Seats that have posted a blind, a post, a kill or a straddle (antes aside)."""
-        posted = (e for e in self.events if isinstance(e, Posted))
-        return {e.seat for e in posted if e.kind not in (PostKind.ANTE, PostKind.BIG_BLIND_ANTE)}
-
-    def _post_posts(self, posts: Sequence[Post]) -> None:
-        """Posts of new and returning players (Rules 002_376df91f076a6501.txt, 'Post').
-
-        The big blind's amount is live: it counts toward a call or raise, and if no one
-        raises the poster has the option, as a blind does.  A missed small blind is posted
-        dead: it goes into the pot but counts toward no bet.  A player in the blinds owes no
-        post ('Posting is not required if the player due the post happens to be in the big
-        blind').
-        """
-        blinds = self.game.forced.blinds
-        for post in posts:
-            seat = post.seat
-            if not 0 <= seat < self.n:
-                raise ValueError(f"post seat {seat} is not a seat 0..{self.n - 1}")
-            if seat in self._blind_posters():
-                raise ValueError(f"seat {seat} has already posted a blind or post: no post is due")
-            live, dead = post.amounts(blinds)
-            if live + dead > self.stacks[seat]:
-                raise ValueError(f"seat {seat} cannot cover a post of {live + dead}")
-            self._put(seat, live)
-            self.events.append(Posted(seat, PostKind.POST, live, self.stacks[seat] == 0))
-            if dead:
-                self.stacks[seat] -= dead
-                self.contributed[seat] += dead
-                self.dead[seat] += dead
-                self.events.append(Posted(seat, PostKind.DEAD, dead, self.stacks[seat] == 0))
-
-    def _post_kill(self, seat: int, factor: Fraction) -> None:
-        """Post a kill blind (Rules 002_376df91f076a6501.txt, 'Kill game').
-
-        A full kill (``factor`` 2) posts twice the big blind and plays the hand at twice the
-        limits, a half kill (3/2) one and a half times; the kill blind acts last before the
-        flop, after the big blind, wherever it sits, and has the option if unraised.
-        """
-        blinds = self.game.forced.blinds
-        if not blinds:
-            raise ValueError(f"{self.game.name} has no blinds to kill")
-        if not 0 <= seat < self.n:
-            raise ValueError(f"kill seat {seat} is not a seat 0..{self.n - 1}")
-        if seat in self._blind_posters():
-            raise ValueError(f"seat {seat} has already posted a blind")
-        self.stakes = self.game.stakes.killed(factor)
-        amount = blinds[-1] * factor
-        if amount.denominator != 1:
-            raise ValueError(f"a kill of {factor} does not make whole chips of {blinds[-1]}")
-        total = int(amount)
-        if total > self.stacks[seat]:
-            raise ValueError(f"seat {seat} cannot cover a kill blind of {total}")
-        self._put(seat, total)
-        self.events.append(Posted(seat, PostKind.KILL, total, self.stacks[seat] == 0))
-        self._to_match = total
-        self._last_raise = total
-        self._small_blind_credit = 0
-        # 'the order of action is player D, player A, player B (the small blind), player C
-        # (the big blind), player E (the kill blind)'
-        order = [s for s in clockwise(self._big_blind_seat + 1, self.n) if s != seat]
-        self._cycle = [*order, seat]
-
-    def _post_straddles(self, straddles: Sequence[tuple[int, int]]) -> None:
-        """Post voluntary straddles, each a live blind raise (Rules 002, 'Straddle bets').
-
-        A live straddle comes from the seat left of the big blind, a re-straddle from the seat
-        left of the last straddle; a Mississippi straddle from any seat, a re-straddle from
-        the seat to its right.  Each must be at least a minimum raise; action starts left of
-        the last straddle, and its poster has the option when the action comes back unraised.
-        """
-        rule = self.game.straddles
-        if straddles and (rule is StraddleRule.NONE or not self.game.forced.blinds):
-            raise ValueError(f"{self.game.name} allows no straddles")
-        posted = self._blind_posters()
-        previous = self._first_actor_after
-        for index, (seat, total) in enumerate(straddles):
-            if not 0 <= seat < self.n:
-                raise ValueError(f"straddle seat {seat} is not a seat 0..{self.n - 1}")
-            if rule is StraddleRule.LIVE or index > 0:
-                step = 1 if rule is StraddleRule.LIVE else -1
-                expected = (previous + step) % self.n
-                if seat != expected:
-                    where = "left" if step == 1 else "right"
-                    raise ValueError(
-                        f"this straddle must come from seat {expected}, {where} of seat {previous}"
-                    )
-            if seat in posted:
-                raise ValueError(f"seat {seat} has already posted a blind or straddle")
-            minimum = self._to_match + self._last_raise
-            if total < minimum:
-                raise ValueError(f"a straddle must be a raise: at least {minimum}, got {total}")
-            if total > self.stacks[seat]:
-                raise ValueError(f"seat {seat} cannot cover a straddle of {total}")
-            self._put(seat, total)
-            self.events.append(Posted(seat, PostKind.STRADDLE, total, self.stacks[seat] == 0))
-            self._last_raise = total - self._to_match
-            self._to_match = total
-            self._bets_made += 1
-            self._small_blind_credit = 0
-            posted.add(seat)
-            previous = self._first_actor_after = seat
-
-    def _deal_street(self) -> None:
-        street = self.game.streets[self.street]
-        burned = None
-        if street.burn and self._deck.stub:
-            burned = self._deck.draw()
-            self.events.append(Burned(burned))
-        # One card at a time, clockwise from the dealer's left, down cards before up cards;
-        # a player who has folded gets no more.
-        receiving = [s for s in clockwise(self.button + 1, self.n) if not self.folded[s]]
-        per_player = street.hole_cards + street.up_cards
-        needed = per_player * len(receiving) + street.board_cards
-        draw = self._deck.draw
-        community = False
-        if needed > len(self._deck.stub):
-            draw, community = self._exhausted(street, needed, per_player)
-        if community:
-            # 'a single community card is dealt to the center of the table, and is shared by
-            # everyone (that is, each player treats it as his seventh card)'
-            cards = tuple(draw() for _ in range(per_player + street.board_cards))
-            self.board.extend(cards)
-            self.events.append(BoardDealt(street.name, cards))
-        else:
-            self._deal_to_players(street, receiving, draw)
-        if burned is not None:  # from the next street on, a 'previously-dealt' burn card
-            self._spare_burns.append(burned)
-
-    def _deal_to_players(
-        self, street: Street, receiving: list[int], draw: Callable[[], Card]
-    ) -> None:
-        for count, face_up in ((street.hole_cards, False), (street.up_cards, True)):
-            if not count:
-                continue
-            dealt: dict[int, list[Card]] = {seat: [] for seat in receiving}
-            for _ in range(count):
-                for seat in receiving:
-                    dealt[seat].append(draw())
-            for seat in sorted(receiving):
-                self.hole[seat].extend(dealt[seat])
-                if face_up:
-                    self.up[seat].extend(dealt[seat])
-                self.events.append(HoleDealt(seat, tuple(dealt[seat]), face_up))
-        if street.board_cards:
-            cards = tuple(draw() for _ in range(street.board_cards))
-            self.board.extend(cards)
-            self.events.append(BoardDealt(street.name, cards))
-
-    def _exhausted(
-        self, street: Street, needed: int, per_player: int
-    ) -> tuple[Callable[[], Card], bool]:
-        """The game's rule for running out of cards on ``street``: the stub, then the earlier
-        burn cards in the order they were burned; if even those are too few, one community
-        card in place of a card to each player.  Folded cards never come back.  Returns the
-        card source and whether the street goes to the board; logs the exhaustion."""
-        stub = len(self._deck.stub)
-        spare = self._spare_burns
-        if self.game.exhaustion is ExhaustionRule.NONE:  # check_deal refused such a deck
-            raise AssertionError(f"{street.name}: the deck ran out of cards")
-        community = needed > stub + len(spare)
-        if community:
-            needed = per_player + street.board_cards
-        reused = max(0, needed - stub)
-        self.events.append(Exhausted(street.name, stub, reused, community))
-
-        def draw() -> Card:
-            return self._deck.draw() if self._deck.stub else spare.pop(0)
-
-        return draw, community
+    def _bet_phase(self) -> Bet:
+        phase = self.game.phases[self.phase]
+        assert isinstance(phase, Bet)
+        return phase
 
     def _can_bet(self, seat: int) -> bool:
         return not self.folded[seat] and self.stacks[seat] > 0
@@ -503,8 +344,8 @@ class Hand:
             if s != seat
         )
 
-    def _open_round(self, *, first: bool = False) -> None:
-        """Find the first player to act, or move on if no betting is possible."""
+    def _open_round(self, *, first: bool = False) -> bool:
+        """Find the first player to act (True), or none when no betting is possible."""
         if not first:
             self.round_bets = [0] * self.n
             self._acted = set()
@@ -518,23 +359,27 @@ class Hand:
             if first and self._first_actor_after >= 0
             else self.button + 1
         )
-        betting = self.game.streets[self.street].betting
+        opener = self._first_opener
+        if self._bet_phase().first is FirstToAct.FIRST_ROUND_OPENER and opener is not None:
+            start = opener
+            self._legal = None
+            self.actor = self._next_to_act(start % self.n, include_start=True)
+            return self.actor is not None
         order = self.game.acting_order
-        if betting and order is not ActingOrder.POSITION:
+        if order is not ActingOrder.POSITION:
             able = [s for s in clockwise(self.button + 1, self.n) if self._can_bet(s)]
             if first and self.game.forced.bring_in and len(able) >= 2:
                 seat = bring_in_seat(self.up, able, order)
                 if self._open_with_bring_in(seat):
-                    return
+                    return True
                 start = seat + 1
-            elif not first:
+            elif not first or not self.game.forced.bring_in:
                 live = [s for s in clockwise(self.button + 1, self.n) if not self.folded[s]]
-                start = showing_opener(self.up, live, order)
-        self.actor = start % self.n
-        self.actor = self._next_to_act(self.actor, include_start=True)
-        if self.actor is None or not betting:
-            self.actor = None
-            self._end_round()
+                lowball = self.game.showdown.halves[-1].ranking.lowball
+                start = showing_opener(self.up, live, order, lowball or Lowball.ACE_TO_FIVE)
+        self._legal = None
+        self.actor = self._next_to_act(start % self.n, include_start=True)
+        return self.actor is not None
 
     def _open_with_bring_in(self, seat: int) -> bool:
         """Start the first stud round with the bring-in (Rules 002_376df91f076a6501.txt,
@@ -590,6 +435,8 @@ class Hand:
         own = self.round_bets[seat]
         if stack <= self._to_match - own or seat in self._acted:
             return None
+        if not self._may_open(seat):
+            return None
         if not self._someone_could_call_more(seat):
             return None
         bounds = self._bounds(seat)
@@ -606,7 +453,7 @@ class Hand:
     def _bounds(self, seat: int) -> RaiseBounds | None:
         contesting = sum(1 for s in range(self.n) if self._can_bet(s))
         view = RoundView(
-            round_index=self._betting_round_index(),
+            round_index=self.street,
             pot=self.pot_total,
             to_match=self._to_match,
             own=self.round_bets[seat],
@@ -617,14 +464,13 @@ class Hand:
         bonus = self._small_blind_credit
         return raise_bounds(self.game.limit, self.stakes, view, pot_limit_bonus=bonus)
 
-    def _betting_round_index(self) -> int:
-        return sum(1 for s in self.game.streets[: self.street] if s.betting)
-
     def _wager(self, seat: int, total: int) -> None:
         bounds = self._bounds(seat)
         assert bounds is not None
         faced = self._to_match
         added = total - self.round_bets[seat]
+        if self.street == 0 and self._first_opener is None and self._to_match == 0:
+            self._first_opener = seat
         self._put(seat, added)
         full_increment = bounds.low - faced
         increment = total - faced
@@ -673,17 +519,7 @@ class Hand:
             return
         self.actor = self._next_to_act(seat)
         if self.actor is None:
-            self._end_round()
-
-    def _end_round(self) -> None:
-        betting_left = sum(1 for s in range(self.n) if self._can_bet(s)) >= 2
-        while self.street + 1 < len(self.game.streets):
-            self.street += 1
-            self._deal_street()
-            if betting_left:
-                self._open_round()
-                return
-        self._finish([s for s in range(self.n) if not self.folded[s]])
+            self._advance()
 
     def _finish(self, live: list[int]) -> None:
         values: dict[int, tuple[int | None, ...]] = {}
@@ -702,6 +538,7 @@ class Hand:
             values,
             button=self.button,
             flopped=self.street > 0,
+            carried=self.carried_in,
         )
         for seat, excess in result.returned:
             self.contributed[seat] -= excess

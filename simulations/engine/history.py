@@ -13,12 +13,15 @@ from simulations.engine.events import (
     Burned,
     Called,
     Checked,
+    Discarded,
     Event,
     Exhausted,
+    Exposed,
     Folded,
     HoleDealt,
     Posted,
     Raked,
+    Reshuffled,
     Returned,
     Shown,
 )
@@ -43,6 +46,17 @@ def describe_event(event: Event) -> str:
                 f"the deck runs out on {street}: {stub} cards left, {reused} burn cards "
                 f"dealt again, {what}"
             )
+        case Reshuffled(street, stub, cards):
+            return (
+                f"the stub runs out on {street}: its {stub} cards and what the rule brings "
+                f"back, {cards} cards, are shuffled into a new stub"
+            )
+        case Discarded(seat, cards):
+            if not cards:
+                return f"seat {seat} stands pat"
+            return f"seat {seat} discards {format_cards(cards)}"
+        case Exposed(seat, cards):
+            return f"seat {seat} turns up {format_cards(cards)}"
         case Folded(seat):
             return f"seat {seat} folds"
         case Checked(seat):
@@ -69,10 +83,13 @@ def describe_events(events: Iterable[Event]) -> list[str]:
 
 def play_plainly(hand: Hand) -> Hand:
     """Play ``hand`` to its end with a plain policy — pay the bring-in, check when free, call
-    otherwise — so that every card the game deals is dealt and shown down."""
+    otherwise, stand pat, discard or expose the first cards asked for — so that every card
+    the game deals is dealt and shown down."""
     while not hand.finished:
         legal = hand.legal_actions()
-        if legal.bring_in is not None:
+        if legal.choice is not None:
+            hand.act(legal.choice.action(legal.choice.cards[: legal.choice.fewest]))
+        elif legal.bring_in is not None:
             hand.act(Action.bring_in())
         else:
             hand.act(Action.check() if legal.can_check else Action.call())

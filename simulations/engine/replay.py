@@ -42,7 +42,7 @@ from simulations.engine.events import (
     Posted,
     PostKind,
 )
-from simulations.engine.game import HOLDEM_STREETS, ForcedBets, GameDefinition, StraddleRule
+from simulations.engine.game import HOLDEM_PHASES, ForcedBets, GameDefinition, StraddleRule
 from simulations.engine.hand import Action, ActionKind, Hand, IllegalAction
 from simulations.engine.limits import (
     IncompleteRaiseRule,
@@ -51,6 +51,7 @@ from simulations.engine.limits import (
     ShortAllInRule,
     Stakes,
 )
+from simulations.engine.phases import Deal
 from simulations.engine.pots import OddChipRule
 from simulations.engine.showdown import HIGH_ONLY
 from simulations.evaluators.high import TABLES
@@ -381,17 +382,23 @@ class ReplayRules:
 def _unsupported(game: GameDefinition) -> list[str]:
     """What in ``game`` the kernel does not play, in words."""
     problems = []
-    streets = game.streets
-    if len(streets) != len(HOLDEM_STREETS) or any(
-        replace(street, name=ours.name) != ours
-        for street, ours in zip(streets, HOLDEM_STREETS, strict=False)
+    phases = game.phases
+    if len(phases) != len(HOLDEM_PHASES) or any(
+        (
+            replace(phase, street=ours.street)
+            if isinstance(phase, Deal) and isinstance(ours, Deal)
+            else phase
+        )
+        != ours
+        for phase, ours in zip(phases, HOLDEM_PHASES, strict=False)
     ):
         problems.append(
             "only hold'em's streets are played (two down cards, then flop, turn and river, "
             "each after a burn)"
         )
     if game.selection != TEXAS_HOLDEM:
-        problems.append(f"only hold'em high is shown down, not {game.selection.name}")
+        shown = "the whole hand" if game.selection is None else game.selection.name
+        problems.append(f"only hold'em high is shown down, not {shown}")
     if game.showdown != HIGH_ONLY:
         problems.append(f"only high hands are shown down, not {game.showdown.label}")
     forced = game.forced
@@ -423,7 +430,7 @@ def _unsupported(game: GameDefinition) -> list[str]:
     )
     known = GameDefinition(
         name=game.name,
-        streets=streets,
+        phases=phases,
         forced=forced,
         limit=game.limit,
         stakes=known_stakes,

@@ -43,13 +43,15 @@ def settle(
     *,
     button: int,
     flopped: bool,
+    carried: int = 0,
 ) -> Settlement:
     """Settle a hand.  ``dead`` is the part of each contribution that was dead money (a
     missed small blind posted dead): it counts toward no bet, so it can be neither called
     nor handed back, and goes into the main pot.  ``values`` holds every live seat's value
     in each half of the game's showdown, None where it does not qualify (empty when one
     player is left); ``flopped`` whether the hand reached its second street ('no flop, no
-    drop')."""
+    drop'); ``carried`` the pot of earlier deals passed out (jackpots: 'everyone antes again
+    into the same pot'), dead money in the main pot."""
     live_money = [c - d for c, d in zip(contributed, dead, strict=True)]
     alive = [not f for f in folded]
     returned: list[tuple[int, int]] = []
@@ -67,7 +69,7 @@ def settle(
             live_money[s] = top_live
             returned.append((s, money - top_live))
     pots = list(side_pots(live_money, alive))
-    dead_money = sum(dead)
+    dead_money = sum(dead) + carried
     if dead_money:
         if pots:
             pots[0] = Pot(pots[0].amount + dead_money, pots[0].eligible)

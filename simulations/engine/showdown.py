@@ -18,10 +18,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from simulations.cards import FIRST_JOKER, Rank
+from simulations.evaluators.badugi import evaluate_badugi
 from simulations.evaluators.high import evaluate_high
 from simulations.evaluators.lowball import NO_LOW, Lowball, Qualifier, evaluate_low
 from simulations.evaluators.ranking import Ranking
+from simulations.evaluators.selection import FIVE_CARDS as _FIVE
 from simulations.evaluators.selection import Selection, evaluate_selection
+from simulations.evaluators.systems import RankingSystem, evaluate_system
+from simulations.evaluators.wild import substitute_low_bugs
 
 
 class HandRanking(StrEnum):
@@ -31,6 +36,7 @@ class HandRanking(StrEnum):
     ACE_TO_FIVE_LOW = "ace-to-five low"
     ACE_TO_SIX_LOW = "ace-to-six low"
     DEUCE_TO_SEVEN_LOW = "deuce-to-seven low"
+    BADUGI = "badugi"
 
     @property
     def lowball(self) -> Lowball | None:
@@ -46,14 +52,24 @@ _LOWBALL = {
 
 @dataclass(frozen=True)
 class Half:
-    """One half of the showdown: its ranking and, for an ace-to-five low, its qualifier."""
+    """One half of the showdown: its ranking and, for an ace-to-five low, its qualifier.
+
+    A high half over a stripped deck or with wild cards names its ``system`` (the deck's
+    ranks, the order of the categories, what jokers and wild ranks do).  In a low half a
+    joker is the bug: the lowest card the hand lacks (California lowball)."""
 
     ranking: HandRanking = HandRanking.HIGH
     qualifier: Qualifier | None = None
+    system: RankingSystem | None = None
+    # Which of the selection's boards this half plays (double-board hold'em: 'the high hand
+    # using each board takes half of the pot'); None: any board the selection allows.
+    board: int | None = None
 
     def __post_init__(self) -> None:
         if self.qualifier is not None and self.ranking is not HandRanking.ACE_TO_FIVE_LOW:
             raise ValueError(f"a qualifier goes with an ace-to-five low, not a {self.ranking} half")
+        if self.system is not None and self.ranking is not HandRanking.HIGH:
+            raise ValueError(f"a ranking system goes with a high half, not a {self.ranking} half")
 
     @property
     def is_low(self) -> bool:
@@ -61,15 +77,24 @@ class Half:
 
     @property
     def label(self) -> str:
+        where = "" if self.board is None else f" on board {self.board + 1}"
+        if self.system is not None:
+            return f"high ({self.system.name}){where}"
         if self.qualifier is None:
-            return str(self.ranking)
-        return f"{self.ranking}, {self.qualifier.label}"
+            return f"{self.ranking}{where}"
+        return f"{self.ranking}, {self.qualifier.label}{where}"
 
     def rank(
-        self, selection: Selection, hole: Sequence[int], board: Sequence[int]
+        self, selection: Selection | None, hole: Sequence[int], board: Sequence[int]
     ) -> Ranking | None:
         """The best hand ``selection`` lets this player make in this half; None when it does
         not qualify."""
+        if self.ranking is HandRanking.BADUGI or selection is None:
+            return evaluate_badugi([int(c) for c in hole])
+        if self.board is not None:
+            return self._rank_on_board(selection, hole, board)
+        if self.system is not None:
+            return self._rank_system(self.system, selection, hole, board)
         lowball = self.ranking.lowball
         if lowball is None:
             cards = [*hole, *board]
@@ -80,17 +105,53 @@ class Half:
             return Ranking("high", value.value, value.category.label, value.name)
         best: Ranking | None = None
         row = [*hole, *board]
+        jokers = any(c >= FIRST_JOKER for c in row)
         if selection.plays_any_five and len(row) <= 7:
-            best = evaluate_low(row, lowball, qualifier=self.qualifier)
+            # Any five play: the best low takes the lowest ranks, so the bug is the lowest
+            # rank missing from all the cards.
+            cards = list(substitute_low_bugs(row)) if jokers else row
+            best = evaluate_low(cards, lowball, qualifier=self.qualifier)
         else:
             for combo in selection.combos:
-                ranked = evaluate_low([row[j] for j in combo], lowball, qualifier=self.qualifier)
+                five = [row[j] for j in combo]
+                if jokers:  # the bug stands for the lowest rank missing from these five
+                    five = list(substitute_low_bugs(five))
+                ranked = evaluate_low(five, lowball, qualifier=self.qualifier)
                 if best is None or ranked.value > best.value:
                     best = ranked
         assert best is not None
         if self.qualifier is not None and best.value == NO_LOW:
             return None
         return best
+
+    def _rank_on_board(
+        self, selection: Selection, hole: Sequence[int], board: Sequence[int]
+    ) -> Ranking | None:
+        """The best hand of this half over its one board, as the selection allows."""
+        assert self.board is not None
+        row = [int(c) for c in (*hole, *board)]
+        combos = selection.board_combos(selection.usable_boards[self.board])
+        best: Ranking | None = None
+        for combo in combos:
+            five = [row[j] for j in combo]
+            ranked = Half(self.ranking, self.qualifier, self.system).rank(
+                _FIVE, five[: _FIVE.hole_cards], ()
+            )
+            if ranked is not None and (best is None or ranked.value > best.value):
+                best = ranked
+        return best
+
+    @staticmethod
+    def _rank_system(
+        system: RankingSystem, selection: Selection, hole: Sequence[int], board: Sequence[int]
+    ) -> Ranking:
+        row = [int(c) for c in (*hole, *board)]
+        if selection.plays_any_five:
+            return evaluate_system(system, row)
+        return max(
+            (evaluate_system(system, [row[j] for j in combo]) for combo in selection.combos),
+            key=lambda ranked: ranked.value,
+        )
 
 
 @dataclass(frozen=True)
@@ -106,10 +167,23 @@ class Showdown:
     def __post_init__(self) -> None:
         if len(self.halves) not in (1, 2):
             raise ValueError(f"a showdown has one or two halves, got {len(self.halves)}")
-        if len(self.halves) == 2 and (self.halves[0].is_low or not self.halves[1].is_low):
-            raise ValueError("a split showdown is a high half, then a low half")
+        boards = [h.board for h in self.halves]
+        if len(self.halves) == 2 and None not in boards:
+            if boards[0] == boards[1]:
+                raise ValueError("the two halves of a split by board play different boards")
+        elif len(self.halves) == 2 and (self.halves[0].is_low or not self.halves[1].is_low):
+            raise ValueError("a split showdown is a high half, then a low half (or one per board)")
         if len(self.halves) == 1 and self.halves[0].qualifier is not None:
             raise ValueError("a qualifier belongs to the low half of a split showdown")
+
+    @property
+    def wild_ranks(self) -> frozenset[Rank]:
+        """Ranks wild in any half (a draw's 'keeping an ace (or wild card)' counts them)."""
+        found: frozenset[Rank] = frozenset()
+        for half in self.halves:
+            if half.system is not None:
+                found |= half.system.wild_ranks
+        return found
 
     @property
     def low_only(self) -> bool:

@@ -1,74 +1,88 @@
 """The registry of named variants, each under a stable code that job files, scenarios and
 hand histories share.
 
-Codes are PHH's where PHH names the game (NT: no-limit Texas hold'em, FT: fixed-limit Texas
-hold'em, PO: pot-limit Omaha, FO/8: fixed-limit Omaha eight or better, F7S: fixed-limit
-seven-card stud, F7S/8: its eight-or-better split, FR: fixed-limit razz); a code, once
-given, always means the same game.
+Every built-in game is a game file (:mod:`simulations.engine.gamefile`) in the package's
+``simulations/games`` folder, read once when this module is first imported; a user's own
+folder of game files loads the same way (:func:`load_games`).  Codes are PHH's where PHH
+names the game (NT: no-limit Texas hold'em, FT: fixed-limit Texas hold'em, PO: pot-limit
+Omaha, FO/8: fixed-limit Omaha eight or better, F7S: fixed-limit seven-card stud, F7S/8: its
+eight-or-better split, FR: fixed-limit razz, N2L1D, F2L3D, FB: the draw games) and the
+project's own, in the same pattern, otherwise; a code, once given, always means the same
+game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from types import MappingProxyType
 
-from simulations.engine.game import (
-    GameDefinition,
-    holdem,
-    omaha,
-    razz,
-    seven_card_stud,
-    seven_card_stud_eight,
-)
-from simulations.engine.limits import Limit
+from simulations.engine.game import GameDefinition
+from simulations.engine.gamefile import GameEntry, GameFileError, load_game_file
 from simulations.spec import echo
+
+# The package folder of the built-in game files (shipped in the wheel as package data).
+GAMES_FOLDER = files("simulations") / "games"
 
 
 @dataclass(frozen=True)
 class Variant:
-    """A named game: its stable code, its name and how to build its definition."""
+    """A named game: its stable code, its name, its definition and the file it came from."""
 
     code: str
     name: str
-    build: Callable[[], GameDefinition]
+    definition: GameDefinition
+    source: str
+
+    @classmethod
+    def from_entry(cls, entry: GameEntry) -> Variant:
+        return cls(entry.code, entry.name, entry.game, entry.source)
 
     def game(self) -> GameDefinition:
-        return self.build()
+        return self.definition
 
     def summary(self) -> dict[str, str]:
-        """What ``cardroom games`` lists: code, name, players, deck and structure."""
-        game = self.game()
+        """What ``cardroom games`` lists: code, name, players, deck, structure, showdown."""
+        game = self.definition
         return {
             "code": self.code,
             "name": self.name,
             "players": f"{game.min_players}-{game.max_players}",
-            "deck": "52 cards",
+            "deck": game.deck.label,
             "structure": str(game.limit),
             "showdown": game.showdown.label,
         }
 
 
-def _registry(*variants: Variant) -> Mapping[str, Variant]:
-    codes = [v.code for v in variants]
-    if len(codes) != len(set(codes)):
-        raise ValueError(f"variant codes must be unique: {codes}")
-    return MappingProxyType({v.code: v for v in variants})
+def load_games(folder: str | Path | Traversable) -> Mapping[str, Variant]:
+    """Every ``*.toml`` game file in ``folder``, in file-name order, by code.
+
+    A bad file raises :class:`~simulations.engine.gamefile.GameFileError` naming it; two
+    files giving one code raise it naming both, since a code must mean one game.
+    """
+    root: Path | Traversable = Path(folder) if isinstance(folder, str) else folder
+    if not root.is_dir():
+        raise GameFileError(str(root), "", "is not a folder of game files")
+    found: dict[str, Variant] = {}
+    for file in sorted((f for f in root.iterdir() if f.name.endswith(".toml")), key=_name):
+        entry = load_game_file(file)
+        earlier = found.get(entry.code)
+        if earlier is not None:
+            raise GameFileError(
+                entry.source, "code", f"{entry.code!r} is already the code of {earlier.source}"
+            )
+        found[entry.code] = Variant.from_entry(entry)
+    return MappingProxyType(found)
 
 
-VARIANTS = _registry(
-    Variant("NT", "No-limit Texas hold'em", lambda: holdem(Limit.NO)),
-    Variant("FT", "Fixed-limit Texas hold'em", lambda: holdem(Limit.FIXED)),
-    Variant("PO", "Pot-limit Omaha", lambda: omaha(Limit.POT)),
-    Variant(
-        "FO/8",
-        "Fixed-limit Omaha eight or better",
-        lambda: omaha(Limit.FIXED, eight_or_better=True),
-    ),
-    Variant("F7S", "Fixed-limit seven-card stud", seven_card_stud),
-    Variant("F7S/8", "Fixed-limit seven-card stud eight or better", seven_card_stud_eight),
-    Variant("FR", "Fixed-limit razz", razz),
-)
+def _name(file: Traversable) -> str:
+    return file.name
+
+
+VARIANTS = load_games(GAMES_FOLDER)
 
 
 def variant(code: str) -> Variant:

@@ -1,0 +1,167 @@
+"""The card phases of a hand: deals, and the decisions players make about their own cards
+(draws, discards, exposures) — a part of :class:`~simulations.engine.hand.Hand`.
+
+Rules 003_6e018542f14946f8.txt, 'Five-card draw': 'Each player specifies how many of his
+cards he wishes to replace, and discards that many from his hand ... each player in turn
+beginning at the dealer's left is dealt from the stub the same number of cards he
+discarded'.  A draw takes effect player by player; a discard or exposure is simultaneous and
+takes effect when every live player has chosen (:mod:`simulations.engine.phases`).
+"""
+
+from __future__ import annotations
+
+from simulations.cards import Card
+from simulations.engine.actions import Action, CardChoice, LegalActions
+from simulations.engine.dealer import Dealer
+from simulations.engine.decisions import check_choice
+from simulations.engine.events import BoardDealt, Discarded, Event, Exposed, HoleDealt
+from simulations.engine.forced import clockwise
+from simulations.engine.game import GameDefinition
+from simulations.engine.phases import (
+    Deal,
+    Decision,
+    Discard,
+    Draw,
+    Expose,
+    decision_action,
+    simultaneous,
+)
+
+
+class CardPhases:
+    """Deals and card decisions, mixed into :class:`~simulations.engine.hand.Hand` (which
+    owns the state declared here)."""
+
+    game: GameDefinition
+    n: int
+    button: int
+    phase: int
+    folded: list[bool]
+    hole: list[list[Card]]
+    up: list[list[Card]]
+    board: list[Card]
+    events: list[Event]
+    actor: int | None
+    _dealer: Dealer
+    _legal: LegalActions | None
+    _draws: int
+    _deciding: list[int]
+    _chosen: dict[int, tuple[Card, ...]]
+    _owed: list[tuple[int, int]]
+    _last_replaced: int
+
+    def _advance(self) -> None:
+        raise NotImplementedError  # the hand moves on to the next phase
+
+    def _deal(self, phase: Deal) -> None:
+        """Deal ``phase``: one card at a time, clockwise from the dealer's left, down cards
+        before up cards; a player who has folded gets no more."""
+        receiving = [s for s in clockwise(self.button + 1, self.n) if not self.folded[s]]
+        last = not any(isinstance(p, Deal) for p in self.game.phases[self.phase + 1 :])
+        dealt = self._dealer.deal(phase, receiving, last=last)
+        for cards, face_up in ((dealt.down, False), (dealt.up, True)):
+            for seat in sorted(cards):
+                if cards[seat]:
+                    self.hole[seat].extend(cards[seat])
+                    if face_up:
+                        self.up[seat].extend(cards[seat])
+                    self.events.append(HoleDealt(seat, tuple(cards[seat]), face_up))
+        if dealt.board:
+            self.board.extend(dealt.board)
+            self.events.append(BoardDealt(phase.street, dealt.board))
+
+    def _decision(self) -> Decision | None:
+        phase = self.game.phases[self.phase] if self.phase >= 0 else None
+        return phase if isinstance(phase, Draw | Discard | Expose) else None
+
+    def _open_decision(self, phase: Decision) -> bool:
+        """Start a draw, discard or exposure: every live player chooses in turn from the
+        dealer's left (True: someone is to choose)."""
+        self._deciding = [s for s in clockwise(self.button + 1, self.n) if not self.folded[s]]
+        self._chosen = {}
+        self._owed = []
+        self._last_replaced = -1
+        self._legal = None
+        if isinstance(phase, Draw) and phase.burn:
+            self._dealer.burn()
+        self.actor = self._deciding[0] if self._deciding else None
+        return self.actor is not None
+
+    def _choice(self, seat: int) -> CardChoice:
+        phase = self._decision()
+        assert phase is not None
+        kind = decision_action(phase)
+        if isinstance(phase, Draw):
+            return CardChoice(kind, tuple(self.hole[seat]), 0, phase.most, phase.most_keeping_ace)
+        if isinstance(phase, Expose):
+            down = tuple(c for c in self.hole[seat] if c not in self.up[seat])
+            return CardChoice(kind, down, phase.count, phase.count)
+        return CardChoice(kind, tuple(self.hole[seat]), phase.count, phase.count)
+
+    def _decide(self, seat: int, action: Action) -> None:
+        phase = self._decision()
+        assert phase is not None
+        check_choice(self._choice(seat), action, self.game.showdown.wild_ranks)
+        self._legal = None
+        self._deciding.pop(0)
+        if simultaneous(phase):
+            self._chosen[seat] = action.cards
+        else:
+            self._draw(seat, action.cards)
+        if self._deciding:
+            self.actor = self._deciding[0]
+            return
+        if simultaneous(phase):
+            self._reveal(phase)
+        else:
+            self._deal_owed()
+        self.actor = None
+        self._advance()
+
+    def _draw(self, seat: int, discards: tuple[Card, ...]) -> None:
+        """Rules 003_6e018542f14946f8.txt, 'Five-card draw': the player discards, then is dealt
+        'the same number of cards he discarded'.  Unless the game allows it, no one is dealt
+        five consecutive cards from the stub: 'he is given four of them in turn, the other
+        players are given their draws, and then the dealer returns to that player'."""
+        street = self.game.phases[self.phase]
+        assert isinstance(street, Draw)
+        self.hole[seat] = [c for c in self.hole[seat] if c not in discards]
+        self._dealer.discard(self._draws, seat, discards)
+        self.events.append(Discarded(seat, discards))
+        now = len(discards)
+        if not self.game.five_consecutive and now >= 5:
+            self._owed.append((seat, now - 4))
+            now = 4
+        self._replace(seat, now, street.street)
+
+    def _replace(self, seat: int, count: int, street: str) -> None:
+        if not count:
+            return
+        cards = tuple(self._dealer.replacement(seat, self._draws, street) for _ in range(count))
+        self.hole[seat].extend(cards)
+        self.events.append(HoleDealt(seat, cards))
+        self._last_replaced = seat
+
+    def _deal_owed(self) -> None:
+        """The replacements held back by the five-consecutive rule, after everyone else's
+        draw — 'if no later player drew, it is necessary to deal a burn card first'."""
+        street = self.game.phases[self.phase]
+        assert isinstance(street, Draw)
+        for seat, count in self._owed:
+            if self._last_replaced == seat:
+                self._dealer.burn()
+            self._replace(seat, count, street.street)
+        self._owed = []
+        self._draws += 1
+
+    def _reveal(self, phase: Decision) -> None:
+        """A simultaneous phase takes effect once every choice is in."""
+        for seat in sorted(self._chosen):
+            cards = self._chosen[seat]
+            if isinstance(phase, Expose):
+                self.up[seat].extend(cards)
+                self.events.append(Exposed(seat, cards))
+            else:
+                self.hole[seat] = [c for c in self.hole[seat] if c not in cards]
+                self.events.append(Discarded(seat, cards))
+        self._chosen = {}

@@ -1,0 +1,173 @@
+"""The dealer's side of a hand: the stub, burn cards, discards, and running out of cards.
+
+The dealer deals a phase's cards one at a time clockwise from his left, burns where the game
+says, deals a draw's replacements, and — when the stub cannot complete a deal — applies the
+game's exhaustion rule (:class:`~simulations.engine.game.ExhaustionRule`), logging it:
+
+* stud, the texts' rule (Rules 003_6e018542f14946f8.txt, 'Seven-card stud'): the earlier burn
+  cards, then on the final round one community card; folded cards never come back;
+* stud, the tournament form: before the last street the stub is counted against the live
+  players plus two; if short, the burn cards are scrambled into it; if still short, one
+  community card;
+* draw (Rules 003, 'Five-card draw'): when the stub is used up — the bottom card is never
+  given as a replacement unless the game deals it — the bottom card, the burn cards and the
+  discards the rule allows are shuffled into a new stub.  The texts' rule takes every
+  discard but the drawing player's own in this draw; the others take only earlier draws'
+  discards, or all of them.  Folded hands never come back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simulations.cards import Card
+from simulations.engine.deck_order import DeckOrder
+from simulations.engine.events import Burned, Event, Exhausted, Reshuffled
+from simulations.engine.game import ExhaustionRule, GameDefinition
+from simulations.engine.phases import Deal
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """One deal's cards: to each seat (down, then up), and to the board."""
+
+    down: dict[int, list[Card]]
+    up: dict[int, list[Card]]
+    board: tuple[Card, ...]
+    community: bool  # the players' cards went to the board as one community card
+
+
+@dataclass(frozen=True)
+class Discard:
+    draw: int  # which draw of the hand (0 is the first)
+    seat: int
+    card: Card
+
+
+@dataclass
+class Dealer:
+    """The cards of one hand that are not in a player's hand or on the board."""
+
+    game: GameDefinition
+    deck: DeckOrder
+    rng: np.random.Generator = field(compare=False)  # a deep copy is a different object
+    events: list[Event]
+    burns: list[Card] = field(default_factory=list)  # not yet dealt again
+    discards: list[Discard] = field(default_factory=list)  # not yet back in a stub
+    reshuffled: bool = False  # the stub has been rebuilt: its last card is no longer the bottom
+
+    # -- deals ---------------------------------------------------------------------------
+
+    def burn(self) -> None:
+        if self.deck.stub:
+            card = self.deck.draw()
+            self.events.append(Burned(card))
+            self.burns.append(card)
+
+    def deal(self, phase: Deal, receiving: Sequence[int], *, last: bool) -> Dealt:
+        """Deal ``phase`` to ``receiving`` (clockwise from the dealer's left); ``last``: the
+        hand's final deal, where the stud rules may deal a community card."""
+        if self.game.exhaustion is ExhaustionRule.STUD_WSOP and last:
+            self._count_before_last_street(len(receiving))
+        spare = list(self.burns)  # burns from before this street may be dealt again
+        if phase.burn:
+            self.burn()
+        needed = phase.per_player * len(receiving) + phase.board
+        draw: Callable[[], Card] = self.deck.draw
+        community = False
+        if needed > len(self.deck.stub):
+            draw, community = self._exhausted(phase, needed, spare)
+        if community:
+            # 'a single community card is dealt to the center of the table, and is shared by
+            # everyone (that is, each player treats it as his seventh card)'
+            cards = tuple(draw() for _ in range(phase.per_player + phase.board))
+            return Dealt({}, {}, cards, True)
+        down: dict[int, list[Card]] = {seat: [] for seat in receiving}
+        up: dict[int, list[Card]] = {seat: [] for seat in receiving}
+        for count, into in ((phase.down, down), (phase.up, up)):
+            for _ in range(count):
+                for seat in receiving:
+                    into[seat].append(draw())
+        board = tuple(draw() for _ in range(phase.board))
+        return Dealt(down, up, board, False)
+
+    def _exhausted(
+        self, phase: Deal, needed: int, spare: list[Card]
+    ) -> tuple[Callable[[], Card], bool]:
+        """The stud rules' card source for a street the stub cannot complete: the stub, then
+        the earlier burn cards in the order they were burned; if even those are too few, one
+        community card in place of a card to each player (``check_deal`` has made sure this
+        happens only on the final round)."""
+        stub = len(self.deck.stub)
+        if not self.game.exhaustion.for_stud:  # check_deal refused such a deck
+            raise AssertionError(f"{phase.street}: the deck ran out of cards")
+        if self.game.exhaustion is ExhaustionRule.STUD_WSOP:
+            spare = []  # scrambled into the stub already, if they were needed
+        community = needed > stub + len(spare)
+        if community:
+            needed = phase.per_player + phase.board
+        reused = max(0, needed - stub)
+        self.events.append(Exhausted(phase.street, stub, reused, community))
+
+        def draw() -> Card:
+            if self.deck.stub:
+                return self.deck.draw()
+            card = spare.pop(0)
+            self.burns.remove(card)
+            return card
+
+        return draw, community
+
+    def _count_before_last_street(self, live: int) -> None:
+        """The tournament rule: a stub shorter than the live players plus two (a card each,
+        the burn and one more) has the burn cards scrambled into it."""
+        if len(self.deck.stub) >= live + 2 or not self.burns:
+            return
+        pile = [*self.deck.stub, *self.burns]
+        order = self.rng.permutation(len(pile))
+        self.events.append(Reshuffled("before the last street", len(self.deck.stub), len(pile)))
+        self.burns.clear()
+        self.deck.restock([pile[i] for i in order])
+
+    # -- draws ---------------------------------------------------------------------------
+
+    def replacement(self, seat: int, draw: int, street: str) -> Card:
+        """The next replacement card for ``seat`` in draw number ``draw``."""
+        reserve = 0 if self.game.deals_bottom_card or self.reshuffled else 1
+        if len(self.deck.stub) <= reserve:
+            self._reshuffle(seat, draw, street)
+        return self.deck.draw()
+
+    def _reshuffle(self, seat: int, draw: int, street: str) -> None:
+        """Rules 003_6e018542f14946f8.txt: 'shuffles together the bottom card of the deck, the
+        burn card, and the earlier players' discards (but not the player's own discards!)',
+        with the discards the game's rule allows."""
+        rule = self.game.exhaustion
+        if not rule.for_draw:  # check_deal refused a draw game without a rule
+            raise AssertionError(f"{street}: the stub ran out during the draw")
+
+        def allowed(d: Discard) -> bool:
+            if rule is ExhaustionRule.DRAW_ALL_DISCARDS:
+                return True
+            if rule is ExhaustionRule.DRAW_EARLIER_ROUNDS:
+                return d.draw < draw
+            return not (d.draw == draw and d.seat == seat)
+
+        taken = [d for d in self.discards if allowed(d)]
+        pile = [*self.deck.stub, *self.burns, *(d.card for d in taken)]
+        if not pile:
+            # Nothing else is left (a tiny deck): the player's own discards are all there is.
+            taken = list(self.discards)
+            pile = [d.card for d in taken]
+        self.discards = [d for d in self.discards if d not in taken]
+        self.burns.clear()
+        order = self.rng.permutation(len(pile))
+        self.events.append(Reshuffled(street, len(self.deck.stub), len(pile)))
+        self.deck.restock([pile[i] for i in order])
+        self.reshuffled = True
+
+    def discard(self, draw: int, seat: int, cards: Sequence[Card]) -> None:
+        self.discards.extend(Discard(draw, seat, card) for card in cards)

@@ -1,0 +1,206 @@
+"""Forced bets as a hand begins — antes, blinds, the big-blind ante, posts, a kill blind and
+straddles — a part of :class:`~simulations.engine.hand.Hand`.
+
+Rules 002_376df91f076a6501.txt: 'Blinds', 'Post', 'Kill game', 'Straddle bets' and 'All in
+before the deal' ('Any money the player holds must be applied to the ante first').
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from simulations.engine.events import Event, Posted, PostKind
+from simulations.engine.forced import BlindSeats, Post, clockwise
+from simulations.engine.game import BigBlindAnteOrder, GameDefinition, StraddleRule
+from simulations.engine.limits import Limit, PotLimitBlinds, Stakes
+from simulations.engine.pots import Chips
+
+
+class ForcedPosting:
+    """Posting the forced bets, mixed into :class:`~simulations.engine.hand.Hand` (which owns
+    the state declared here)."""
+
+    game: GameDefinition
+    n: int
+    button: int
+    stakes: Stakes
+    stacks: list[Chips]
+    contributed: list[int]
+    dead: list[int]
+    round_bets: list[int]
+    events: list[Event]
+    _to_match: int
+    _last_raise: int
+    _bets_made: int
+    _big_blind_seat: int
+    _small_blind_credit: int
+    _first_actor_after: int
+    _cycle: list[int]
+
+    def _put(self, seat: int, amount: int) -> None:
+        self.stacks[seat] -= amount
+        self.contributed[seat] += amount
+        self.round_bets[seat] += amount
+
+    def _post_forced_bets(self, blind_seats: BlindSeats | None) -> None:
+        forced = self.game.forced
+        # 'Any money the player holds must be applied to the ante first.'
+        if forced.ante:
+            for seat in clockwise(self.button + 1, self.n):
+                amount = min(forced.ante, int(self.stacks[seat]))
+                self.stacks[seat] -= amount
+                self.contributed[seat] += amount
+                self.events.append(Posted(seat, PostKind.ANTE, amount, self.stacks[seat] == 0))
+        blinds = forced.blinds
+        if not blinds:
+            if blind_seats is not None:
+                raise ValueError(f"{self.game.name} has no blinds to place")
+            return
+        if blind_seats is not None:
+            placed = blind_seats.placed(blinds, self.n)
+        elif self.n == 2 and len(blinds) == 2:
+            placed = list(zip([self.button, (self.button + 1) % 2], blinds, strict=True))
+        elif forced.first_blind_on_button:
+            placed = list(zip(clockwise(self.button, self.n), blinds, strict=False))
+        else:
+            placed = list(zip(clockwise(self.button + 1, self.n), blinds, strict=False))
+        big_blind_seat = placed[-1][0]
+        if blind_seats is not None:  # left of the big blind furthest round from the button
+            big_blind_seat = max(
+                blind_seats.big, key=lambda seat: (seat - self.button - 1) % self.n
+            )
+        ante_first = forced.big_blind_ante_order is BigBlindAnteOrder.ANTE_FIRST
+        if ante_first:
+            self._post_big_blind_ante(big_blind_seat)
+        for seat, blind in placed:
+            amount = min(blind, int(self.stacks[seat]))
+            self._put(seat, amount)
+            self.events.append(Posted(seat, PostKind.BLIND, amount, self.stacks[seat] == 0))
+        if not ante_first:
+            self._post_big_blind_ante(big_blind_seat)
+        self._big_blind_seat = big_blind_seat
+        self._first_actor_after = self._big_blind_seat
+        # 'Players to act must call the complete amount of the big blind.'
+        self._to_match = blinds[-1]
+        self._last_raise = blinds[-1]
+        self._bets_made = 1
+        if self.game.limit is Limit.POT and self.game.pot_limit_blinds is (
+            PotLimitBlinds.SMALL_AS_BIG
+        ):
+            self._small_blind_credit = sum(blinds[-1] - b for _, b in placed)
+
+    def _post_big_blind_ante(self, seat: int) -> None:
+        """The big-blind ante: the table's ante in one, paid by the big blind as dead money
+        (into the main pot, toward no bet), before or after the blind by the game's order."""
+        ante = self.game.forced.big_blind_ante
+        if not ante:
+            return
+        amount = min(ante, int(self.stacks[seat]))
+        self.stacks[seat] -= amount
+        self.contributed[seat] += amount
+        self.dead[seat] += amount
+        self.events.append(Posted(seat, PostKind.BIG_BLIND_ANTE, amount, self.stacks[seat] == 0))
+
+    def _blind_posters(self) -> set[int]:
+        """Seats that have posted a blind, a post, a kill or a straddle (antes aside)."""
+        posted = (e for e in self.events if isinstance(e, Posted))
+        return {e.seat for e in posted if e.kind not in (PostKind.ANTE, PostKind.BIG_BLIND_ANTE)}
+
+    def _post_posts(self, posts: Sequence[Post]) -> None:
+        """Posts of new and returning players (Rules 002_376df91f076a6501.txt, 'Post').
+
+        The big blind's amount is live: it counts toward a call or raise, and if no one
+        raises the poster has the option, as a blind does.  A missed small blind is posted
+        dead: it goes into the pot but counts toward no bet.  A player in the blinds owes no
+        post ('Posting is not required if the player due the post happens to be in the big
+        blind').
+        """
+        blinds = self.game.forced.blinds
+        for post in posts:
+            seat = post.seat
+            if not 0 <= seat < self.n:
+                raise ValueError(f"post seat {seat} is not a seat 0..{self.n - 1}")
+            if seat in self._blind_posters():
+                raise ValueError(f"seat {seat} has already posted a blind or post: no post is due")
+            live, dead = post.amounts(blinds)
+            if live + dead > self.stacks[seat]:
+                raise ValueError(f"seat {seat} cannot cover a post of {live + dead}")
+            self._put(seat, live)
+            self.events.append(Posted(seat, PostKind.POST, live, self.stacks[seat] == 0))
+            if dead:
+                self.stacks[seat] -= dead
+                self.contributed[seat] += dead
+                self.dead[seat] += dead
+                self.events.append(Posted(seat, PostKind.DEAD, dead, self.stacks[seat] == 0))
+
+    def _post_kill(self, seat: int, factor: Fraction) -> None:
+        """Post a kill blind (Rules 002_376df91f076a6501.txt, 'Kill game').
+
+        A full kill (``factor`` 2) posts twice the big blind and plays the hand at twice the
+        limits, a half kill (3/2) one and a half times; the kill blind acts last before the
+        flop, after the big blind, wherever it sits, and has the option if unraised.
+        """
+        blinds = self.game.forced.blinds
+        if not blinds:
+            raise ValueError(f"{self.game.name} has no blinds to kill")
+        if not 0 <= seat < self.n:
+            raise ValueError(f"kill seat {seat} is not a seat 0..{self.n - 1}")
+        if seat in self._blind_posters():
+            raise ValueError(f"seat {seat} has already posted a blind")
+        self.stakes = self.game.stakes.killed(factor)
+        amount = blinds[-1] * factor
+        if amount.denominator != 1:
+            raise ValueError(f"a kill of {factor} does not make whole chips of {blinds[-1]}")
+        total = int(amount)
+        if total > self.stacks[seat]:
+            raise ValueError(f"seat {seat} cannot cover a kill blind of {total}")
+        self._put(seat, total)
+        self.events.append(Posted(seat, PostKind.KILL, total, self.stacks[seat] == 0))
+        self._to_match = total
+        self._last_raise = total
+        self._small_blind_credit = 0
+        # 'the order of action is player D, player A, player B (the small blind), player C
+        # (the big blind), player E (the kill blind)'
+        order = [s for s in clockwise(self._big_blind_seat + 1, self.n) if s != seat]
+        self._cycle = [*order, seat]
+
+    def _post_straddles(self, straddles: Sequence[tuple[int, int]]) -> None:
+        """Post voluntary straddles, each a live blind raise (Rules 002, 'Straddle bets').
+
+        A live straddle comes from the seat left of the big blind, a re-straddle from the seat
+        left of the last straddle; a Mississippi straddle from any seat, a re-straddle from
+        the seat to its right.  Each must be at least a minimum raise; action starts left of
+        the last straddle, and its poster has the option when the action comes back unraised.
+        """
+        rule = self.game.straddles
+        if straddles and (rule is StraddleRule.NONE or not self.game.forced.blinds):
+            raise ValueError(f"{self.game.name} allows no straddles")
+        posted = self._blind_posters()
+        previous = self._first_actor_after
+        for index, (seat, total) in enumerate(straddles):
+            if not 0 <= seat < self.n:
+                raise ValueError(f"straddle seat {seat} is not a seat 0..{self.n - 1}")
+            if rule is StraddleRule.LIVE or index > 0:
+                step = 1 if rule is StraddleRule.LIVE else -1
+                expected = (previous + step) % self.n
+                if seat != expected:
+                    where = "left" if step == 1 else "right"
+                    raise ValueError(
+                        f"this straddle must come from seat {expected}, {where} of seat {previous}"
+                    )
+            if seat in posted:
+                raise ValueError(f"seat {seat} has already posted a blind or straddle")
+            minimum = self._to_match + self._last_raise
+            if total < minimum:
+                raise ValueError(f"a straddle must be a raise: at least {minimum}, got {total}")
+            if total > self.stacks[seat]:
+                raise ValueError(f"seat {seat} cannot cover a straddle of {total}")
+            self._put(seat, total)
+            self.events.append(Posted(seat, PostKind.STRADDLE, total, self.stacks[seat] == 0))
+            self._last_raise = total - self._to_match
+            self._to_match = total
+            self._bets_made += 1
+            self._small_blind_credit = 0
+            posted.add(seat)
+            previous = self._first_actor_after = seat

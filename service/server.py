@@ -1,4 +1,5 @@
-"""The gRPC server: JobService, the standard health service, and server reflection."""
+"""The gRPC server: JobService, GameService, the standard health service, and server
+reflection."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from prometheus_client import CollectorRegistry, start_http_server
 
+from service.api.cardroom.v1 import game_service_pb2 as game_pb
+from service.api.cardroom.v1 import game_service_pb2_grpc as game_pb_grpc
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.api.cardroom.v1 import job_service_pb2_grpc as pb_grpc
 from service.convert import (
@@ -29,6 +32,7 @@ from service.convert import (
     spec_to_mapping,
     timestamp,
 )
+from service.games import GameNotFound, all_games, built_in_game, checked_game, text_problem
 from service.jobfile import MAX_TRIALS
 from service.malformed import MalformedRequests
 from service.manager import JobFinished, JobManager, JobNotFound
@@ -41,6 +45,7 @@ from service.store import (
     StoreError,
     decode_page_token,
 )
+from simulations.engine.gamefile import GameFileError
 from simulations.models import MODELS
 from simulations.spec import SpecError, echo
 from workers.runner import RayCluster, ShardPool
@@ -52,6 +57,7 @@ DEFAULT_PAGE_SIZE = 50
 RAY_CONNECT_TIMEOUT = 10.0  # seconds for a cluster's GCS port to accept a connection
 MAX_PAGE_SIZE = 1000
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["JobService"].full_name
+GAME_SERVICE_NAME = game_pb.DESCRIPTOR.services_by_name["GameService"].full_name
 _STATES = {
     JobState.QUEUED: pb.JOB_STATE_QUEUED,
     JobState.RUNNING: pb.JOB_STATE_RUNNING,
@@ -198,6 +204,49 @@ class JobService(pb_grpc.JobServiceServicer):
         except JobFinished as err:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(err))
         return pb.CancelJobResponse(job=job_message(record))
+
+
+class GameService(game_pb_grpc.GameServiceServicer):
+    """The built-in games, and game files checked against the engine; no state, no Ray."""
+
+    def __init__(self, metrics: ServiceMetrics) -> None:
+        self.metrics = metrics
+
+    @_counted
+    async def ListGames(
+        self, request: game_pb.ListGamesRequest, context: grpc.aio.ServicerContext
+    ) -> game_pb.ListGamesResponse:
+        return game_pb.ListGamesResponse(games=all_games())
+
+    @_counted
+    async def GetGame(
+        self, request: game_pb.GetGameRequest, context: grpc.aio.ServicerContext
+    ) -> game_pb.GetGameResponse:
+        if not request.code:
+            await _invalid(context, "code: is required")
+        try:
+            game = built_in_game(request.code)
+        except GameNotFound as err:
+            await context.abort(grpc.StatusCode.NOT_FOUND, str(err))
+        return game_pb.GetGameResponse(game=game)
+
+    @_counted
+    async def CheckGame(
+        self, request: game_pb.CheckGameRequest, context: grpc.aio.ServicerContext
+    ) -> game_pb.CheckGameResponse:
+        problem = text_problem(request.text)
+        if problem is not None:
+            await _invalid(context, problem)
+        try:  # off the event loop: a large file takes milliseconds to check
+            game = await asyncio.to_thread(checked_game, request.text)
+        except GameFileError as err:
+            await _invalid(context, str(err))
+        except Exception:  # an engine bug: say so, never UNKNOWN with a traceback
+            log.exception("CheckGame: checking a game file failed")
+            await context.abort(
+                grpc.StatusCode.INTERNAL, "text: the engine failed while checking this game file"
+            )
+        return game_pb.CheckGameResponse(game=game)
 
 
 @dataclass(frozen=True)
@@ -376,17 +425,19 @@ async def _serve_jobs(
 ) -> None:
     """Resume the stored jobs, serve until a stop signal, then stop serving."""
     pb_grpc.add_JobServiceServicer_to_server(JobService(manager, metrics), server)
+    game_pb_grpc.add_GameServiceServicer_to_server(GameService(metrics), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    services = (SERVICE_NAME, GAME_SERVICE_NAME)
     reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+        (*services, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
-    for name in ("", SERVICE_NAME):
+    for name in ("", *services):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
     resumed, failed = await manager.resume()
     await server.start()
     try:
-        for name in ("", SERVICE_NAME):
+        for name in ("", *services):
             await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
         log.info(
             "serving on %s (metrics %s); resumed %d jobs, %d could not resume",

@@ -77,6 +77,29 @@ def test_buf_curl_lists_the_service_and_gets_a_job(server: Server, tmp_path: Pat
     assert missing.returncode != 0 and "not_found" in (missing.stdout + missing.stderr)
 
 
+def test_buf_curl_lists_and_checks_games(server: Server) -> None:
+    """GameService through server reflection only: a game file's text in, the game it
+    defines out, or INVALID_ARGUMENT naming the field at fault."""
+    listed = _buf_curl(server, "--list-services", f"http://{server.address}")
+    assert "cardroom.v1.GameService" in listed.stdout.split(), listed.stderr
+    url = f"http://{server.address}/cardroom.v1.GameService/CheckGame"
+    text = (REPO / "examples" / "games" / "pineapple-omaha-eight.toml").read_text()
+    got = _buf_curl(server, "-d", json.dumps({"text": text}), url)
+    assert got.returncode == 0, got.stderr
+    game = json.loads(got.stdout)["game"]
+    assert game["summary"]["code"] == "PPINO/8" and "discard: discard 1" in game["phases"]
+    bad = text.replace("[stakes]\n", "[stakes]\nsmall_bett = 3\n")
+    refused = _buf_curl(server, "-d", json.dumps({"text": bad}), url)
+    output = refused.stdout + refused.stderr
+    assert refused.returncode != 0 and "invalid_argument" in output, output
+    assert "text: stakes.small_bett: is not a known setting" in output, output
+    razz = _buf_curl(
+        server, "-d", '{"code": "FR"}', f"http://{server.address}/cardroom.v1.GameService/GetGame"
+    )
+    assert razz.returncode == 0, razz.stderr
+    assert json.loads(razz.stdout)["game"]["summary"]["code"] == "FR"
+
+
 def test_prometheus_scrapes_the_service(server: Server, tmp_path: Path) -> None:
     """A real Prometheus server scrapes /metrics; the test reads a cardroom metric back
     through Prometheus' HTTP API."""

@@ -17,11 +17,14 @@ from simulations.engine.events import (
     HoleDealt,
     PassedOut,
     Reshuffled,
+    Shown,
 )
 from simulations.engine.game import ExhaustionRule, ForcedBets, GameDefinition
 from simulations.engine.hand import Hand
+from simulations.engine.history import play_plainly
 from simulations.engine.limits import Limit, Stakes
 from simulations.engine.phases import Bet, Deal, Draw, FirstToAct
+from simulations.engine.variants import variant
 from simulations.evaluators.selection import FIVE_CARDS
 
 
@@ -344,3 +347,41 @@ def test_a_deal_nobody_opens_is_passed_out_and_its_pot_carried() -> None:
         else:
             again.act(Action.check() if legal.can_check else Action.call())
     assert sum(again.stacks) + again.carried == 297 + 3
+
+
+def test_badugi_ranking_examples_at_the_table() -> None:
+    """Rules 000_1a86611de8d3f5f7.txt, 'Badugi': 'The following is the ranking of several
+    example of hands from best to worst' — five players holding the five examples stand pat
+    through the three draws and check or call to the showdown: the four-card 4-high badugi
+    takes the pot, and each hand is shown as the text names it."""
+    examples = ["As 2c 3h 4d", "4s 6h 8d Jc", "Tc Jh Qd Ks", "Ah Ad 4c 5s", "Ac As 4s 6s"]
+    examples[4] = "3c 3s 7c 7s"  # the text's fifth shares cards with the others: same shape
+    seats = [1, 2, 3, 4, 0]  # from the dealer's left, the button on seat 0
+    hands = {seat: parse_cards(text) for seat, text in zip(seats, examples, strict=True)}
+    order = [hands[seat][i] for i in range(4) for seat in seats]
+    deck = [int(c) for c in order] + [c for c in range(52) if c not in order]
+    hand = play_plainly(Hand(variant("FB").game(), [50] * 5, button=0, deck=deck))
+    shown = {e.seat: e.hand for e in hand.events if isinstance(e, Shown)}
+    assert shown == {
+        1: "four-card badugi, 4 high (4-3-2-A)",
+        2: "four-card badugi, J high (J-8-6-4)",
+        3: "four-card badugi, K high (K-Q-J-T)",
+        4: "three-card hand, 5 high (5-4-A)",
+        0: "two-card hand, 7 high (7-3)",
+    }
+    assert [(e.seat, e.amount) for e in hand.events if isinstance(e, Awarded)] == [(1, 10)]
+
+
+def test_openers_and_the_first_round_opener_only_where_they_mean_something() -> None:
+    """A round opened by blinds needs no openers; openers are a high hand of five cards; the
+    first round has no earlier opener to start from."""
+    game = jackpots()
+    with pytest.raises(ValueError, match=r"phases\[1\].opens_with: a round opened by blinds"):
+        replace(game, forced=ForcedBets(blinds=(1, 2)))
+    with pytest.raises(ValueError, match=r"phases\[1\].opens_with: openers are judged on five"):
+        replace(game, phases=(Deal("deal", down=4), *game.phases[1:], Deal("last", down=1)))
+    with pytest.raises(ValueError, match=r"phases\[1\].first: the first betting round"):
+        replace(
+            game,
+            phases=(game.phases[0], Bet(first=FirstToAct.FIRST_ROUND_OPENER), *game.phases[2:]),
+        )

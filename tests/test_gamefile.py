@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from service.cli import main
+from simulations.cards import Rank
 from simulations.engine.events import Discarded, HoleDealt
 from simulations.engine.game import (
     GameDefinition,
@@ -37,7 +38,8 @@ from simulations.engine.gamefile import (
 from simulations.engine.hand import Action, Hand
 from simulations.engine.history import play_plainly
 from simulations.engine.limits import Limit
-from simulations.engine.phases import Discard
+from simulations.engine.phases import Bet, Discard, FirstToAct
+from simulations.engine.showdown import HandRanking
 from simulations.engine.variants import GAMES_FOLDER, VARIANTS, load_games
 from simulations.evaluators.stripped import MANILA, PINATUBO, ROYAL_HOLDEM
 
@@ -193,6 +195,8 @@ def _with(data: dict[str, Any], changes: dict[tuple[Any, ...], Any]) -> dict[str
 HOLDEM = "01-holdem-no-limit.toml"
 STUD = "20-seven-card-stud-fixed-limit.toml"
 BADUGI = "37-badugi-fixed-limit.toml"
+DOUBLE_BOARD = "17-double-board-holdem-fixed-limit.toml"
+JACKPOTS = "38-jackpots-fixed-limit.toml"
 MISTAKES = [
     # (file, changes, the field the message names, what else it says)
     (HOLDEM, {("colour",): "red"}, "colour", "is not a known setting"),
@@ -275,6 +279,36 @@ MISTAKES = [
     (HOLDEM, {("code",): "N T"}, "code", "is not a code"),
     (HOLDEM, {("phases", 1): {"bet": True, "opens_with": "JQ"}}, "phases[1].opens_with", "one"),
     (BADUGI, {("phases", 2, "most"): 5}, "phases[2]", "may replace 5 cards but a player holds 4"),
+    # Double board: boards = [[0, 1, 2, 6, 8], [3, 4, 5, 7, 9]], halves on board 0 and 1.
+    (DOUBLE_BOARD, {("showdown", "boards", 1, 4): 10}, "showdown.boards[1][4]", "0 to 9, got 10"),
+    (HOLDEM, {("showdown", "boards"): [[0, 1, 2, 3, 4]]}, "showdown.boards", "two or more"),
+    (DOUBLE_BOARD, {("showdown", "boards", 0, 1): 0}, "showdown.boards[0]", "distinct positions"),
+    (
+        DOUBLE_BOARD,
+        {("showdown", "halves", 1, "board"): 2},
+        "showdown.halves[1].board",
+        "2 is not one of the 2 boards listed",
+    ),
+    (
+        HOLDEM,
+        {("showdown", "halves", 0, "board"): 0},
+        "showdown.halves[0].board",
+        "0 is not one of the 0 boards listed",
+    ),
+    (DOUBLE_BOARD, {("showdown", "halves", 1, "board"): 0}, "showdown.halves", "different boards"),
+    (DOUBLE_BOARD, {("showdown", "use"): "whole"}, "showdown.boards", "played whole uses no board"),
+    # Boards the selection cannot use: too short for five with two hole cards, or no board.
+    (HOLDEM, {("showdown", "boards"): [[0, 1], [2, 3]]}, "showdown.boards", "2 hole and 5 board"),
+    (STUD, {("showdown", "boards"): [[0], [0]]}, "showdown.boards", "7 cards and 0 on the board"),
+    # Jackpots: { bet = true, opens_with = "J" }, then { bet = true, first = ... }.
+    (
+        JACKPOTS,
+        {("phases", 3, "first"): "opener"},
+        "phases[3].first",
+        "must be one of 'game', 'first-round-opener'; got 'opener'",
+    ),
+    (JACKPOTS, {("phases", 1, "opens_with"): "X"}, "phases[1].opens_with", "'X' (at 1 in 'X')"),
+    (JACKPOTS, {("phases", 1, "opens_with"): 11}, "phases[1].opens_with", "must be a string"),
 ]
 
 
@@ -293,8 +327,21 @@ def test_each_mistake_names_its_field(
 
 def test_the_unmodified_mapping_is_a_game() -> None:
     """The mistakes above are mistakes only because of their one change."""
-    for name in (HOLDEM, STUD, BADUGI):
+    for name in (HOLDEM, STUD, BADUGI, DOUBLE_BOARD, JACKPOTS):
         parse_game(_with(_mapping(name), {}), name)
+
+
+def test_the_double_board_and_jackpots_files_read_their_keys() -> None:
+    double = load_game_file(GAMES / DOUBLE_BOARD).game
+    assert [(h.ranking, h.board) for h in double.showdown.halves] == [
+        (HandRanking.HIGH, 0),
+        (HandRanking.HIGH, 1),
+    ]
+    assert double.selection is not None
+    assert double.selection.boards == ((0, 1, 2, 6, 8), (3, 4, 5, 7, 9))
+    jackpots = load_game_file(GAMES / JACKPOTS).game
+    bets = [p for p in jackpots.phases if isinstance(p, Bet)]
+    assert bets == [Bet(opens_with=Rank.JACK), Bet(first=FirstToAct.FIRST_ROUND_OPENER)]
 
 
 def test_text_that_is_not_a_game_file() -> None:

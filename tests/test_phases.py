@@ -18,6 +18,7 @@ from simulations.engine.events import (
     Reshuffled,
     Shown,
 )
+from simulations.engine.forced import showing_opener
 from simulations.engine.game import (
     HOLDEM_PHASES,
     ActingOrder,
@@ -32,6 +33,7 @@ from simulations.engine.history import play_plainly
 from simulations.engine.limits import Limit, Stakes
 from simulations.engine.phases import Bet, Deal, Discard, Expose
 from simulations.engine.showdown import Half, Showdown
+from simulations.evaluators.lowball import Lowball
 from simulations.evaluators.selection import FIVE_CARDS, any_five
 
 
@@ -207,3 +209,18 @@ def test_double_board_splits_the_pot_between_the_boards() -> None:
     odd = Hand(double_board(), [101, 101], button=0, deck=deck, carried_pot=1)
     play_plainly(odd)
     assert odd.stacks == [101, 102]  # 5 chips: the first board's half (3) to the aces
+
+
+def test_five_upcards_count_straights_and_flushes() -> None:
+    """Rules 000_1a86611de8d3f5f7.txt, 'Mississippi stud': 'Because each player has five
+    upcards on the last round, straights, flushes, and full houses count as "high hand
+    exposed" for the purpose of determining who must bet first'."""
+    straight, aces = parse_cards("5c 6d 7h 8s 9c"), parse_cards("Ac Ad Kh 7d 2s")
+    assert showing_opener([aces, straight], [0, 1], ActingOrder.HIGH_SHOWING) == 1
+    four_up = [aces[:4], straight[:4]]
+    assert showing_opener(four_up, [0, 1], ActingOrder.HIGH_SHOWING) == 0  # pairs only
+    # In a low game, five upcards rank by the game's low: ace-to-six counts the straight.
+    wheel, eight = parse_cards("Ac 2d 3h 4s 5c"), parse_cards("8c 6d 4h 3s 2c")
+    low = ActingOrder.LOW_SHOWING
+    assert showing_opener([eight, wheel], [0, 1], low) == 1
+    assert showing_opener([eight, wheel], [0, 1], low, Lowball.ACE_TO_SIX) == 0

@@ -3,14 +3,19 @@ pot between the best high and the best qualifying low."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from simulations.cards import parse_cards
 from simulations.engine.events import Awarded, Shown
-from simulations.engine.game import razz, seven_card_stud, seven_card_stud_eight
+from simulations.engine.game import DeckSpec, razz, seven_card_stud, seven_card_stud_eight
 from simulations.engine.hand import Hand
 from simulations.engine.history import play_plainly
 from simulations.engine.showdown import Half, HandRanking, Showdown
-from simulations.evaluators.lowball import Qualifier
+from simulations.engine.variants import variant
+from simulations.evaluators.lowball import Qualifier, evaluate_ace_to_five
+from simulations.evaluators.selection import FIVE_CARDS, OMAHA
 from tests.test_stud import _stud_deck
 
 
@@ -72,3 +77,28 @@ def test_a_showdown_is_a_high_half_then_a_low_half() -> None:
         Half(HandRanking.DEUCE_TO_SEVEN_LOW, Qualifier.EIGHT_OR_BETTER)
     with pytest.raises(ValueError, match="belongs to the low half of a split"):
         Showdown((Half(HandRanking.ACE_TO_FIVE_LOW, Qualifier.EIGHT_OR_BETTER),))
+
+
+def test_the_joker_is_the_bug_of_the_five_cards_that_play() -> None:
+    """A joker in an ace-to-five low is the lowest card the hand lacks (California lowball's
+    bug); where only some cards may play (Omaha's two and three), it is the lowest card the
+    five that play lack: with Jk 8d Kc Kd and A-2-3-4-5 on the board, Jk-8 with A-2-3 makes
+    8-4-3-2-A, not 8-6-3-2-A."""
+    half = Half(HandRanking.ACE_TO_FIVE_LOW, Qualifier.EIGHT_OR_BETTER)
+    ranked = half.rank(OMAHA, parse_cards("Jk 8d Kc Kd"), parse_cards("Ah 2s 3c 4d 5h"))
+    best = evaluate_ace_to_five("8c 4c 3c 2c Ac", qualifier=Qualifier.EIGHT_OR_BETTER)
+    assert ranked is not None and ranked == best
+    whole = Half(HandRanking.ACE_TO_FIVE_LOW).rank(FIVE_CARDS, parse_cards("Jk 2c 3d Ks 5h"), ())
+    assert whole == evaluate_ace_to_five("Ac 2c 3d Ks 5h")
+
+
+def test_a_joker_goes_only_with_a_ranking_that_has_a_rule_for_it() -> None:
+    """Deuce-to-seven, ace-to-six and badugi say nothing of a joker: a deck holding one is
+    refused with them, naming the half."""
+    for ranking in (HandRanking.DEUCE_TO_SEVEN_LOW, HandRanking.ACE_TO_SIX_LOW):
+        with pytest.raises(ValueError, match=r"halves\[0\].*no rule for a joker"):
+            replace(
+                variant("F2L3D").game(),
+                showdown=Showdown((Half(ranking),)),
+                deck=DeckSpec(jokers=1),
+            )

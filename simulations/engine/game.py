@@ -23,7 +23,7 @@ from simulations.engine.limits import (
     ShortAllInRule,
     Stakes,
 )
-from simulations.engine.phases import Bet, Deal, Discard, Draw, Expose, Phase
+from simulations.engine.phases import Bet, Deal, Discard, Draw, Expose, FirstToAct, Phase
 from simulations.engine.pots import OddChipRule
 from simulations.engine.showdown import (
     ACE_TO_FIVE_ONLY,
@@ -288,7 +288,11 @@ class GameDefinition:
         if isinstance(phases[0], Deal) and not phases[0].per_player:
             raise ValueError("phases: the first deal gives each player cards")
         held = 0
+        bets = 0
         for index, phase in enumerate(phases):
+            if isinstance(phase, Bet):
+                self._check_bet(index, phase, bets, held)
+                bets += 1
             if isinstance(phase, Deal):
                 held += phase.per_player
             elif isinstance(phase, Draw) and phase.limit(True) > held:
@@ -325,6 +329,23 @@ class GameDefinition:
             raise ValueError(f"exhaustion: {self.exhaustion} is a rule for draw games")
         if self.exhaustion.for_stud and (draws or board):
             raise ValueError(f"exhaustion: {self.exhaustion} is a rule for stud games")
+
+    def _check_bet(self, index: int, phase: Bet, before: int, held: int) -> None:
+        """A bet phase's options must be ones the hand can play."""
+        if phase.first is FirstToAct.FIRST_ROUND_OPENER and before == 0:
+            raise ValueError(
+                f"phases[{index}].first: the first betting round has no earlier opener"
+            )
+        if phase.opens_with is None:
+            return
+        where = f"phases[{index}].opens_with"
+        if self.forced.blinds or self.forced.bring_in:
+            raise ValueError(f"{where}: a round opened by blinds or a bring-in needs no openers")
+        high = self.showdown.halves[0]
+        if high.is_low or (high.system is not None and not high.system.standard):
+            raise ValueError(f"{where}: openers are a high hand in the standard order")
+        if held < 5:
+            raise ValueError(f"{where}: openers are judged on five cards; a player holds {held}")
 
     def _check_acting_order(self) -> None:
         if self.acting_order is ActingOrder.LOW_SHOWING and not self.showdown.low_only:

@@ -1,0 +1,287 @@
+"""Reading a game file's ``[showdown]``: which cards play (``use``, ``boards``) and the halves
+of the pot with their rankings (the format is described in
+:mod:`simulations.engine.gamefile`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import Enum
+
+from simulations.cards import FIRST_JOKER, Card, Rank, parse_cards
+from simulations.engine.game import DeckSpec
+from simulations.engine.gamefile_read import (
+    Invalid,
+    Table,
+    read_choice,
+    read_integer,
+    read_list,
+    read_ranks,
+    read_string,
+    type_name,
+)
+from simulations.engine.showdown import Half, HandRanking, Showdown
+from simulations.evaluators.lowball import Qualifier
+from simulations.evaluators.selection import (
+    FIVE_CARD_OMAHA,
+    FIVE_CARDS,
+    MANILA,
+    OMAHA,
+    SEVEN_CARD_STUD,
+    SUPER_HOLDEM,
+    TAHOE,
+    TEXAS_HOLDEM,
+    Selection,
+    any_five,
+    at_most,
+    exactly,
+)
+from simulations.evaluators.stripped import FLUSH_OVER_FULL_HOUSE
+from simulations.evaluators.systems import STANDARD_ORDER, JokerRole, RankingSystem
+from simulations.spec import echo
+
+__all__ = ["read_showdown"]
+
+
+def read_showdown(
+    table: Table, deck: DeckSpec, game_name: str, held: int, board: int
+) -> tuple[Showdown, Selection | None]:
+    """The showdown and the selection of the cards that play (None: the hand plays whole),
+    given the cards the phases leave each player (``held``) and on the ``board``."""
+    use = table.require("use")
+    boards = table.raw("boards") if table.has("boards") else None
+    where = table.at("halves")
+    rows = read_list(table.require("halves"), where)
+    if len(rows) not in (1, 2):
+        raise Invalid(where, f"one half (the whole pot) or two (high, then low), got {len(rows)}")
+    halves = tuple(
+        _half(Table(row, f"{where}[{i}]"), deck, game_name) for i, row in enumerate(rows)
+    )
+    count = len(read_list(boards, "showdown.boards")) if boards is not None else 0
+    for i, half in enumerate(halves):
+        if half.board is not None and not half.board < count:
+            raise Invalid(
+                f"{where}[{i}].board", f"{half.board} is not one of the {count} boards listed"
+            )
+    by_board = len(halves) == 2 and None not in (halves[0].board, halves[1].board)
+    if by_board and halves[0].board == halves[1].board:
+        raise Invalid(where, "the two halves of a split by board play different boards")
+    if len(halves) == 2 and not by_board and (halves[0].is_low or not halves[1].is_low):
+        raise Invalid(where, "a split pot is a high half, then a low half (or one per board)")
+    if len(halves) == 1 and halves[0].qualifier is not None:
+        raise Invalid(f"{where}[0].qualifier", "a qualifier belongs to the low half of a split")
+    table.finish()
+    showdown = Showdown(halves)
+    selection = _selection(use, held, board, _boards(boards, board))
+    if any(h.ranking is HandRanking.BADUGI for h in showdown.halves) != (selection is None):
+        raise Invalid("showdown.use", "a badugi half plays the hand 'whole', and only it does")
+    return showdown, selection
+
+
+# --- which cards play ----------------------------------------------------------------------
+
+
+# Selections of the engine's presets' shapes are those presets (names included), so that a
+# file's hold'em or Omaha is the very definition the engine's factories build.
+_PRESETS = (TEXAS_HOLDEM, OMAHA, SEVEN_CARD_STUD, FIVE_CARDS, FIVE_CARD_OMAHA, SUPER_HOLDEM,
+            MANILA, TAHOE)  # fmt: skip
+_COUNTED = ("exactly", "at_most")  # the keys of a use = { key = N } table
+
+
+def _boards(value: object, board: int) -> tuple[tuple[int, ...], ...]:
+    """``showdown.boards``: the sets of board positions (in deal order, from 0) a hand may
+    use one of — double-board hold'em's two boards."""
+    path = "showdown.boards"
+    if value is None:
+        return ()
+    rows = read_list(value, path)
+    if len(rows) < 2:
+        raise Invalid(path, "list two or more boards (leave it out for one board)")
+    boards = []
+    for i, row in enumerate(rows):
+        positions = tuple(
+            read_integer(p, f"{path}[{i}][{j}]", 0, max(board - 1, 0))
+            for j, p in enumerate(read_list(row, f"{path}[{i}]"))
+        )
+        if not positions or len(set(positions)) != len(positions):
+            raise Invalid(f"{path}[{i}]", "a board is a non-empty set of distinct positions")
+        boards.append(positions)
+    return tuple(boards)
+
+
+def _selection(
+    value: object, held: int, board: int, boards: tuple[tuple[int, ...], ...] = ()
+) -> Selection | None:
+    path = "showdown.use"
+    cards = f"the phases leave each player {held} cards and {board} on the board"
+    if value == "whole":
+        if boards:
+            raise Invalid("showdown.boards", "a hand played whole uses no board")
+        return None
+    if value == "any":
+        if held + board < 5:
+            raise Invalid(path, f"a hand is five cards, but {cards}")
+        where = f"{held} hole and {board} board cards" if board else f"{held} cards"
+        try:
+            built = any_five(f"any five of {where}", held, board, boards)
+        except ValueError as err:
+            # The selection's own checks, as for exactly and at_most below: a hand of more
+            # than 64 cards, or boards that cannot make five (too short, or no board dealt).
+            raise Invalid("showdown.boards" if boards else path, f"{err}; {cards}") from None
+    elif isinstance(value, Mapping) and len(value) == 1 and next(iter(value)) in _COUNTED:
+        key = next(iter(value))
+        used = read_integer(value[key], f"{path}.{key}", 0, 5)
+        if used > held:
+            raise Invalid(
+                f"{path}.{key}", f"{key.replace('_', ' ')} {used} hole cards, but {cards}"
+            )
+        if 5 - used > board and key == "exactly":
+            raise Invalid(
+                f"{path}.{key}",
+                f"exactly {used} hole cards need {5 - used} on the board, but {cards}",
+            )
+        try:
+            if key == "exactly":
+                built = exactly(f"exactly {used} of {held} hole cards", used, held, board, boards)
+            else:
+                built = at_most(f"at most {used} of {held} hole cards", used, held, board, boards)
+        except ValueError as err:
+            raise Invalid(f"{path}.{key}", f"{err}; {cards}") from None
+    else:
+        shown = echo(value) if isinstance(value, str) else type_name(value)
+        raise Invalid(
+            path,
+            "must be 'any', 'whole', { exactly = N } or { at_most = N }; got " + shown,
+        )
+    for preset in _PRESETS:
+        same = (preset.hole_cards, preset.board_cards, preset.hole_counts, preset.boards)
+        if same == (built.hole_cards, built.board_cards, built.hole_counts, built.boards):
+            return preset
+    return built
+
+
+# --- the halves and their rankings ---------------------------------------------------------
+
+
+_QUALIFIERS = {
+    "eight-or-better": Qualifier.EIGHT_OR_BETTER,
+    "nine-or-better": Qualifier.NINE_OR_BETTER,
+}
+_SYSTEM_KEYS = (
+    "ace_low",
+    "flush_beats_full_house",
+    "jokers",
+    "wild_ranks",
+    "wild_cards",
+    "double_ace_flush",
+    "name",
+)
+
+
+class _JokerName(Enum):
+    WILD = "wild"
+    BUG = "bug"
+
+
+def _half(table: Table, deck: DeckSpec, game_name: str) -> Half:
+    ranking = table.choice("ranking", HandRanking)
+    board = table.optional_integer("board", 0, 63)
+    qualifier = None
+    if table.has("qualifier"):
+        text = table.string("qualifier")
+        if text not in _QUALIFIERS:
+            allowed = ", ".join(map(repr, _QUALIFIERS))
+            raise Invalid(table.at("qualifier"), f"must be one of {allowed}; got {echo(text)}")
+        if ranking is not HandRanking.ACE_TO_FIVE_LOW:
+            raise Invalid(table.at("qualifier"), f"qualifies an ace-to-five low, not {ranking}")
+        qualifier = _QUALIFIERS[text]
+    if ranking is not HandRanking.HIGH:
+        for key in _SYSTEM_KEYS:
+            if table.has(key):
+                raise Invalid(
+                    table.at(key),
+                    f"belongs to a high half's ranking system; a {ranking} half ranks by its "
+                    "name alone (a joker there is the bug)",
+                )
+        if deck.jokers and ranking is not HandRanking.ACE_TO_FIVE_LOW:
+            raise Invalid(
+                table.at("ranking"),
+                f"the deck holds jokers, and a joker plays as the bug only in an ace-to-five "
+                f"low, not in {ranking}",
+            )
+        table.finish()
+        return Half(ranking, qualifier, board=board)
+    system = _system(table, deck, game_name)
+    table.finish()
+    return Half(ranking, qualifier, system, board)
+
+
+def _system(table: Table, deck: DeckSpec, game_name: str) -> RankingSystem | None:
+    """The high half's ranking system, or None where the standard high ranking serves.
+
+    A stripped deck raises two questions the texts answer game by game (Manila: "an ace may
+    not be played low", "a flush beats a full house"), so its file must answer both."""
+    if deck.ranks != tuple(Rank):
+        label = deck.label
+        if not table.has("ace_low"):
+            raise Invalid(
+                table.at("ace_low"),
+                f"the deck is stripped ({label}): say whether the ace may play below "
+                f"{deck.ranks[0].symbol} in a straight (true or false)",
+            )
+        if not table.has("flush_beats_full_house"):
+            raise Invalid(
+                table.at("flush_beats_full_house"),
+                f"the deck is stripped ({label}): say whether a flush beats a full house",
+            )
+    ace_low = table.boolean("ace_low", True)
+    flush_first = table.boolean("flush_beats_full_house", False)
+    role = JokerRole.NONE
+    if table.has("jokers"):
+        if not deck.jokers:
+            raise Invalid(table.at("jokers"), "the deck holds no jokers (deck.jokers)")
+        named = read_choice(table.require("jokers"), table.at("jokers"), _JokerName)
+        role = JokerRole.WILD if named is _JokerName.WILD else JokerRole.BUG
+    elif deck.jokers:
+        raise Invalid(
+            table.at("jokers"),
+            f"the deck holds {deck.jokers} joker(s): say what a joker is, 'wild' or 'bug'",
+        )
+    wild_ranks: frozenset[Rank] = frozenset()
+    if table.has("wild_ranks"):
+        wild_ranks = frozenset(read_ranks(table.require("wild_ranks"), table.at("wild_ranks")))
+        missing = sorted(wild_ranks - set(deck.ranks))
+        if missing:
+            raise Invalid(table.at("wild_ranks"), f"{missing[0].symbol} is not a rank of the deck")
+    wild_cards: frozenset[Card] = frozenset()
+    if table.has("wild_cards"):
+        where = table.at("wild_cards")
+        text = read_string(table.require("wild_cards"), where)
+        try:
+            wild_cards = frozenset(parse_cards(text))
+        except ValueError as err:
+            raise Invalid(where, str(err)) from None
+        if any(card >= FIRST_JOKER or Rank(card >> 2) not in deck.ranks for card in wild_cards):
+            raise Invalid(where, "names a card the deck does not hold (jokers go in 'jokers')")
+    double_ace = table.boolean("double_ace_flush", False)
+    name = table.string("name", game_name)
+    needed = (
+        not deck.standard or not ace_low or flush_first or wild_ranks or wild_cards or double_ace
+    )
+    if not needed:
+        if table.has("name"):
+            raise Invalid(table.at("name"), "names a ranking system, and this half has none")
+        return None
+    try:
+        return RankingSystem(
+            name=name,
+            ranks=deck.ranks,
+            ace_low=ace_low,
+            order=FLUSH_OVER_FULL_HOUSE if flush_first else STANDARD_ORDER,
+            jokers=role,
+            joker_count=deck.jokers,
+            wild_ranks=wild_ranks,
+            wild_cards=wild_cards,
+            double_ace_flush=double_ace,
+        )
+    except ValueError as err:
+        raise Invalid(table.path, str(err)) from None

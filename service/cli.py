@@ -252,7 +252,8 @@ def cmd_cancel(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    state = pb.JobState.Value(f"JOB_STATE_{args.state.upper()}") if args.state else 0
+    # A JobState by its name (argparse offers only valid ones); unset lists every state.
+    state = f"JOB_STATE_{args.state.upper()}" if args.state else None
     with client.connect(args.address) as stub:
         page = stub.ListJobs(
             pb.ListJobsRequest(page_size=min(args.limit, 1000), state=state, kind=args.kind)

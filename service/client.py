@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 import grpc
 from tqdm import tqdm
@@ -37,15 +37,31 @@ class ClientError(Exception):
         self.code = code
 
 
+class JobServiceClient(Protocol):
+    """The JobService stub with its calls typed.
+
+    grpcio-tools writes .pyi stubs for the messages but none for ``*_pb2_grpc``, so the
+    generated :class:`JobServiceStub` sets these attributes in an unannotated
+    ``__init__``; :func:`connect` casts the stub to this.
+    """
+
+    SubmitJob: grpc.UnaryUnaryMultiCallable[pb.SubmitJobRequest, pb.SubmitJobResponse]
+    GetJob: grpc.UnaryUnaryMultiCallable[pb.GetJobRequest, pb.GetJobResponse]
+    ListJobs: grpc.UnaryUnaryMultiCallable[pb.ListJobsRequest, pb.ListJobsResponse]
+    WatchJob: grpc.UnaryStreamMultiCallable[pb.WatchJobRequest, pb.WatchJobResponse]
+    CancelJob: grpc.UnaryUnaryMultiCallable[pb.CancelJobRequest, pb.CancelJobResponse]
+
+
 @contextmanager
-def connect(address: str) -> Iterator[pb_grpc.JobServiceStub]:
+def connect(address: str) -> Iterator[JobServiceClient]:
     channel = grpc.insecure_channel(address)
     try:
         try:
             grpc.channel_ready_future(channel).result(timeout=CONNECT_TIMEOUT)
         except grpc.FutureTimeoutError:
             raise ClientError(f"cannot reach a cardroom server at {address}") from None
-        yield pb_grpc.JobServiceStub(channel)
+        # The generated stub is untyped (see JobServiceClient).
+        yield cast(JobServiceClient, pb_grpc.JobServiceStub(channel))
     except grpc.RpcError as err:
         code = err.code()
         exit_code = EXIT_BAD_INPUT if code == grpc.StatusCode.INVALID_ARGUMENT else EXIT_FAILED
@@ -145,7 +161,7 @@ class Detached(Exception):
         self.job = job
 
 
-def follow(stub: pb_grpc.JobServiceStub, job: pb.Job, show_bar: bool, address: str = "") -> pb.Job:
+def follow(stub: JobServiceClient, job: pb.Job, show_bar: bool, address: str = "") -> pb.Job:
     """Stream the job until it ends, drawing a progress bar with rate and ETA.
 
     Ctrl-C raises :class:`Detached`, which tells how to follow or cancel the job.

@@ -44,7 +44,7 @@ def _parser(method: str, parse: Callable[[bytes], Any] | None) -> Callable[[byte
 
 
 async def _checked(
-    requests: AsyncIterator[Any], context: grpc.aio.ServicerContext
+    requests: AsyncIterator[Any], context: grpc.aio.ServicerContext[Any, Any]
 ) -> AsyncIterator[Any]:
     async for request in requests:
         if isinstance(request, Malformed):
@@ -56,7 +56,9 @@ def _guard_unary_request(behaviour: Callable[..., Any]) -> Callable[..., Any] | 
     """The behaviour with a malformed request answered first; None for a shape not known."""
     if inspect.isasyncgenfunction(behaviour):  # streams its responses by yielding them
 
-        async def stream(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        async def stream(
+            request: Any, context: grpc.aio.ServicerContext[Any, Any]
+        ) -> AsyncIterator[Any]:
             if isinstance(request, Malformed):
                 await context.abort(grpc.StatusCode.INVALID_ARGUMENT, _message(request))
             async for response in behaviour(request, context):
@@ -65,7 +67,7 @@ def _guard_unary_request(behaviour: Callable[..., Any]) -> Callable[..., Any] | 
         return stream
     if inspect.iscoroutinefunction(behaviour):  # returns its response, or writes a stream
 
-        async def call(request: Any, context: grpc.aio.ServicerContext) -> Any:
+        async def call(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             if isinstance(request, Malformed):
                 await context.abort(grpc.StatusCode.INVALID_ARGUMENT, _message(request))
             return await behaviour(request, context)
@@ -79,7 +81,7 @@ def _guard_stream_request(behaviour: Callable[..., Any]) -> Callable[..., Any] |
     if inspect.isasyncgenfunction(behaviour):
 
         async def stream(
-            requests: AsyncIterator[Any], context: grpc.aio.ServicerContext
+            requests: AsyncIterator[Any], context: grpc.aio.ServicerContext[Any, Any]
         ) -> AsyncIterator[Any]:
             async for response in behaviour(_checked(requests, context), context):
                 yield response
@@ -87,7 +89,9 @@ def _guard_stream_request(behaviour: Callable[..., Any]) -> Callable[..., Any] |
         return stream
     if inspect.iscoroutinefunction(behaviour):
 
-        async def call(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> Any:
+        async def call(
+            requests: AsyncIterator[Any], context: grpc.aio.ServicerContext[Any, Any]
+        ) -> Any:
             return await behaviour(_checked(requests, context), context)
 
         return call
@@ -117,7 +121,7 @@ def guard(handler: Handler, method: str) -> Handler:
     return handler
 
 
-class MalformedRequests(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+class MalformedRequests(grpc.aio.ServerInterceptor):
     async def intercept_service(
         self,
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler]],

@@ -69,6 +69,7 @@ _FROM_API_STATE = {value: key for key, value in _STATES.items()}
 
 Request = TypeVar("Request")
 Response = TypeVar("Response")
+Context = grpc.aio.ServicerContext  # generic in the request and response message types
 
 
 def job_message(record: JobRecord) -> pb.Job:
@@ -96,12 +97,12 @@ def job_message(record: JobRecord) -> pb.Job:
 
 
 def _counted(
-    method: Callable[[Any, Request, grpc.aio.ServicerContext], Awaitable[Response]],
-) -> Callable[[Any, Request, grpc.aio.ServicerContext], Awaitable[Response]]:
+    method: Callable[[Any, Request, Context[Request, Response]], Awaitable[Response]],
+) -> Callable[[Any, Request, Context[Request, Response]], Awaitable[Response]]:
     """Count a unary call by method and final status code."""
 
     @functools.wraps(method)
-    async def wrapper(self: Any, request: Request, context: grpc.aio.ServicerContext) -> Response:
+    async def wrapper(self: Any, request: Request, context: Context[Request, Response]) -> Response:
         try:
             response = await method(self, request, context)
         except BaseException:
@@ -113,7 +114,7 @@ def _counted(
     return wrapper
 
 
-async def _invalid(context: grpc.aio.ServicerContext, message: str) -> NoReturn:
+async def _invalid(context: Context[Any, Any], message: str) -> NoReturn:
     await context.abort(grpc.StatusCode.INVALID_ARGUMENT, message)
     raise AssertionError("unreachable: abort raises")
 
@@ -123,7 +124,7 @@ class JobService(pb_grpc.JobServiceServicer):
         self.manager = manager
         self.metrics = metrics
 
-    async def _record(self, job_id: str, context: grpc.aio.ServicerContext) -> JobRecord:
+    async def _record(self, job_id: str, context: Context[Any, Any]) -> JobRecord:
         if not job_id:
             await _invalid(context, "id: is required")
         try:
@@ -134,7 +135,9 @@ class JobService(pb_grpc.JobServiceServicer):
 
     @_counted
     async def SubmitJob(
-        self, request: pb.SubmitJobRequest, context: grpc.aio.ServicerContext
+        self,
+        request: pb.SubmitJobRequest,
+        context: Context[pb.SubmitJobRequest, pb.SubmitJobResponse],
     ) -> pb.SubmitJobResponse:
         if not request.HasField("spec"):
             await _invalid(context, "spec: is required")
@@ -146,13 +149,13 @@ class JobService(pb_grpc.JobServiceServicer):
 
     @_counted
     async def GetJob(
-        self, request: pb.GetJobRequest, context: grpc.aio.ServicerContext
+        self, request: pb.GetJobRequest, context: Context[pb.GetJobRequest, pb.GetJobResponse]
     ) -> pb.GetJobResponse:
         return pb.GetJobResponse(job=job_message(await self._record(request.id, context)))
 
     @_counted
     async def ListJobs(
-        self, request: pb.ListJobsRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ListJobsRequest, context: Context[pb.ListJobsRequest, pb.ListJobsResponse]
     ) -> pb.ListJobsResponse:
         if request.page_size > MAX_PAGE_SIZE:
             await _invalid(
@@ -178,7 +181,7 @@ class JobService(pb_grpc.JobServiceServicer):
         return pb.ListJobsResponse(jobs=[job_message(r) for r in records], next_page_token=token)
 
     async def WatchJob(
-        self, request: pb.WatchJobRequest, context: grpc.aio.ServicerContext
+        self, request: pb.WatchJobRequest, context: Context[pb.WatchJobRequest, pb.WatchJobResponse]
     ) -> AsyncIterator[pb.WatchJobResponse]:
         code = grpc.StatusCode.OK
         try:
@@ -196,7 +199,9 @@ class JobService(pb_grpc.JobServiceServicer):
 
     @_counted
     async def CancelJob(
-        self, request: pb.CancelJobRequest, context: grpc.aio.ServicerContext
+        self,
+        request: pb.CancelJobRequest,
+        context: Context[pb.CancelJobRequest, pb.CancelJobResponse],
     ) -> pb.CancelJobResponse:
         await self._record(request.id, context)
         try:
@@ -214,13 +219,17 @@ class GameService(game_pb_grpc.GameServiceServicer):
 
     @_counted
     async def ListGames(
-        self, request: game_pb.ListGamesRequest, context: grpc.aio.ServicerContext
+        self,
+        request: game_pb.ListGamesRequest,
+        context: Context[game_pb.ListGamesRequest, game_pb.ListGamesResponse],
     ) -> game_pb.ListGamesResponse:
         return game_pb.ListGamesResponse(games=all_games())
 
     @_counted
     async def GetGame(
-        self, request: game_pb.GetGameRequest, context: grpc.aio.ServicerContext
+        self,
+        request: game_pb.GetGameRequest,
+        context: Context[game_pb.GetGameRequest, game_pb.GetGameResponse],
     ) -> game_pb.GetGameResponse:
         if not request.code:
             await _invalid(context, "code: is required")
@@ -232,7 +241,9 @@ class GameService(game_pb_grpc.GameServiceServicer):
 
     @_counted
     async def CheckGame(
-        self, request: game_pb.CheckGameRequest, context: grpc.aio.ServicerContext
+        self,
+        request: game_pb.CheckGameRequest,
+        context: Context[game_pb.CheckGameRequest, game_pb.CheckGameResponse],
     ) -> game_pb.CheckGameResponse:
         problem = text_problem(request.text)
         if problem is not None:

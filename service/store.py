@@ -408,7 +408,10 @@ def decode_page_token(token: str) -> int:
 
 
 def _json(text: str | None) -> dict[str, Any] | None:
-    return None if text is None else json.loads(text)  # type: ignore[no-any-return]
+    if text is None:
+        return None
+    data: dict[str, Any] = json.loads(text)  # the store writes only JSON objects
+    return data
 
 
 def _record(row: sqlite3.Row) -> JobRecord:

@@ -30,7 +30,8 @@ class Job:
     def run_shard(self, index: int) -> Tally:
         """Simulate shard ``index``; the same index always gives the same tally."""
         shard = self.plan.shard(index)
-        return self.model.simulate(shard.trials, shard_rng(self.seed, index))
+        tally: Tally = self.model.simulate(shard.trials, shard_rng(self.seed, index))
+        return tally
 
     def report(self, tally: Tally) -> dict[str, Any]:
         """The result as flat JSON-ready fields: kind first, seed last."""

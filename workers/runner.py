@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol, cast
 
 from workers.job import Job
 
@@ -43,6 +43,17 @@ class Progress:
 
 
 ProgressCallback = Callable[[Progress], None]
+
+
+class _LocalRayContext(Protocol):
+    """What ``ray.init(address="local")`` returns (a ``RayContext``), as far as it is used.
+
+    Ray annotates ``ray.init`` as returning its abstract ``BaseContext``, which has no
+    ``address_info``; a local start always returns a ``RayContext`` whose ``address_info``
+    names the new session's directory.
+    """
+
+    address_info: dict[str, str]
 
 
 class InlineRunner:
@@ -100,13 +111,16 @@ class RayCluster:
                 # "local" always starts a private instance: without an address ray.init()
                 # joins the cluster RAY_ADDRESS names or `ray start` recorded in /tmp/ray,
                 # and the reaper below may only ever act on a Ray this process started.
-                context = ray.init(
-                    address="local",
-                    num_cpus=num_cpus or os.cpu_count() or 1,
-                    include_dashboard=False,
-                    log_to_driver=False,
-                    object_store_memory=200 * 2**20,
-                    configure_logging=False,
+                context = cast(
+                    _LocalRayContext,
+                    ray.init(
+                        address="local",
+                        num_cpus=num_cpus or os.cpu_count() or 1,
+                        include_dashboard=False,
+                        log_to_driver=False,
+                        object_store_memory=200 * 2**20,
+                        configure_logging=False,
+                    ),
                 )
                 if supported():
                     # Ray's own fate-sharing leaves the raylet's agents running for a
@@ -121,7 +135,9 @@ class RayCluster:
 
     @property
     def cpus(self) -> int:
-        return int(self.ray.cluster_resources().get("CPU", 1))
+        # ray.cluster_resources() is unannotated; it maps resource names to amounts.
+        cluster_resources = cast("Callable[[], dict[str, float]]", self.ray.cluster_resources)
+        return int(cluster_resources().get("CPU", 1))
 
     def close(self) -> None:
         try:

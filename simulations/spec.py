@@ -75,7 +75,8 @@ class SpecError(ValueError):
         self.problem = problem
 
 
-def _type_name(value: object) -> str:
+def type_name(value: object) -> str:
+    """What a TOML value is, in words ('an integer', 'a table'), for error messages."""
     return {
         bool: "a boolean",
         int: "an integer",
@@ -83,7 +84,7 @@ def _type_name(value: object) -> str:
         str: "a string",
         list: "a list",
         dict: "a table",
-    }.get(type(value), type(value).__name__)
+    }.get(type(value), f"a {type(value).__name__}")
 
 
 class Fields:
@@ -91,7 +92,7 @@ class Fields:
 
     def __init__(self, table: Mapping[str, Any], path: str = "") -> None:
         if not isinstance(table, Mapping):
-            raise SpecError(path or "job", f"must be a table, not {_type_name(table)}")
+            raise SpecError(path or "job", f"must be a table, not {type_name(table)}")
         self._table = table
         self._path = path
         self._read: set[str] = set()
@@ -115,7 +116,7 @@ class Fields:
     ) -> int:
         value = self._get(key, default)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise SpecError(self.path(key), f"must be an integer, not {_type_name(value)}")
+            raise SpecError(self.path(key), f"must be an integer, not {type_name(value)}")
         if low is not None and value < low:
             raise SpecError(self.path(key), f"must be at least {low:,}, got {number(value)}")
         if high is not None and value > high:
@@ -133,7 +134,7 @@ class Fields:
     def boolean(self, key: str, default: bool = _MISSING) -> bool:
         value = self._get(key, default)
         if not isinstance(value, bool):
-            raise SpecError(self.path(key), f"must be true or false, not {_type_name(value)}")
+            raise SpecError(self.path(key), f"must be true or false, not {type_name(value)}")
         return value
 
     def string(
@@ -141,7 +142,7 @@ class Fields:
     ) -> str:
         value = self._get(key, default)
         if not isinstance(value, str):
-            raise SpecError(self.path(key), f"must be a string, not {_type_name(value)}")
+            raise SpecError(self.path(key), f"must be a string, not {type_name(value)}")
         if choices is not None and value not in choices:
             raise SpecError(
                 self.path(key), f"must be one of {', '.join(map(repr, choices))}; got {echo(value)}"
@@ -159,7 +160,7 @@ class Fields:
         return Fields(value, self.path(key)) if isinstance(value, Mapping) else self._not_table(key)
 
     def _not_table(self, key: str) -> Fields:
-        raise SpecError(self.path(key), f"must be a table, not {_type_name(self._table[key])}")
+        raise SpecError(self.path(key), f"must be a table, not {type_name(self._table[key])}")
 
     def finish(self) -> None:
         """Raise on the first key that no reader asked for."""

@@ -22,6 +22,7 @@ import pytest
 from simulations.cards import parse_cards
 from simulations.engine.events import Awarded, BetOrRaised
 from simulations.engine.game import (
+    HOLDEM_PHASES,
     ForcedBets,
     GameDefinition,
     JackpotDrop,
@@ -46,7 +47,7 @@ from simulations.engine.limits import (
     ShortAllInRule,
     Stakes,
 )
-from simulations.engine.phases import Bet, Deal
+from simulations.engine.phases import Deal
 from simulations.engine.pots import OddChipRule
 from simulations.engine.replay import (
     ActionCode,
@@ -423,16 +424,7 @@ def test_unsupported_games_are_refused() -> None:
     ]
     omaha = GameDefinition(
         name="Omaha",
-        phases=(
-            Deal("preflop", down=4),
-            Bet(),
-            Deal("flop", board=3, burn=True),
-            Bet(),
-            Deal("turn", board=1, burn=True),
-            Bet(),
-            Deal("river", board=1, burn=True),
-            Bet(),
-        ),
+        phases=(Deal("preflop", down=4), *HOLDEM_PHASES[1:]),
         forced=ForcedBets(blinds=(1, 2)),
         limit=Limit.POT,
         stakes=Stakes(2),

@@ -24,30 +24,14 @@ from simulations.engine.events import (
     Reshuffled,
 )
 from simulations.engine.game import ExhaustionRule, GameDefinition
-from simulations.engine.hand import Action, Hand
+from simulations.engine.hand import Hand
 from simulations.engine.history import play_plainly
 from simulations.engine.phases import Deal, Discard
 from simulations.engine.variants import VARIANTS
+from tests.random_play import random_action
 
 HANDS = 2_000
 PLAIN = 20  # and hands at the most players played to the end by play_plainly
-
-
-def _random_action(hand: Hand, chooser: random.Random) -> Action:
-    legal = hand.legal_actions()
-    choice = legal.choice
-    if choice is not None:
-        count = chooser.randint(choice.fewest, choice.most)
-        return choice.action(chooser.sample(choice.cards, count))
-    if legal.bring_in is not None:
-        return Action.bring_in()
-    options = [Action.check() if legal.can_check else Action.call()] * 4
-    if legal.can_fold:
-        options.append(Action.fold())
-    if legal.wager is not None:
-        low, high = legal.wager
-        options += [legal.wager_action(low), legal.wager_action(high)]
-    return chooser.choice(options)
 
 
 def _hand_size(game: GameDefinition, last_phase: int) -> int:
@@ -112,7 +96,7 @@ def test_random_play_keeps_the_cards_and_the_chips(code: str) -> None:
         if seed >= HANDS:
             play_plainly(hand)
         while not hand.finished:
-            hand.act(_random_action(hand, chooser))
+            hand.act(random_action(hand, chooser))
         folded_at = _check_cards(hand, code, seed)
         community = any(isinstance(e, Exhausted) and e.community for e in hand.events)
         expected = _hand_size(game, hand.phase) - community  # the shared card is on the board

@@ -35,13 +35,14 @@ from simulations.engine.gamefile import (
     parse_game,
     parse_game_text,
 )
-from simulations.engine.hand import Action, Hand
+from simulations.engine.hand import Hand
 from simulations.engine.history import play_plainly
 from simulations.engine.limits import Limit
 from simulations.engine.phases import Bet, Discard, FirstToAct
 from simulations.engine.showdown import HandRanking
 from simulations.engine.variants import GAMES_FOLDER, VARIANTS, load_games
 from simulations.evaluators.stripped import MANILA, PINATUBO, ROYAL_HOLDEM
+from tests.random_play import random_action
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = Path(str(GAMES_FOLDER))
@@ -103,26 +104,6 @@ def test_the_games_folder_ships_in_the_wheel() -> None:
 # --- playing them -------------------------------------------------------------------------------
 
 
-def _random_action(hand: Hand, chooser: random.Random) -> Action:
-    legal = hand.legal_actions()
-    if legal.choice is not None:
-        choice = legal.choice
-        cards = list(choice.cards)
-        chooser.shuffle(cards)
-        return choice.action(cards[: chooser.randint(choice.fewest, choice.most)])
-    if legal.bring_in is not None:
-        if legal.wager is None or chooser.random() < 0.7:
-            return Action.bring_in()
-        return legal.wager_action(legal.wager[0])
-    options = [Action.check() if legal.can_check else Action.call()] * 4
-    if legal.can_fold:
-        options.append(Action.fold())
-    if legal.wager is not None:
-        low, high = legal.wager
-        options += [legal.wager_action(low), legal.wager_action(high)]
-    return chooser.choice(options)
-
-
 def _play(game: GameDefinition, hands: int) -> Counter[str]:
     """Half the hands played plainly to the showdown, half at random; every one keeps the
     chips and deals no card twice."""
@@ -138,7 +119,7 @@ def _play(game: GameDefinition, hands: int) -> Counter[str]:
         hand = Hand(game, stacks, button=chooser.randrange(n), rng=np.random.default_rng(seed))
         if seed % 2:
             while not hand.finished:
-                hand.act(_random_action(hand, chooser))
+                hand.act(random_action(hand, chooser))
         else:
             play_plainly(hand)
         assert sum(hand.stacks) + hand.carried == sum(stacks), seed  # or passed out

@@ -168,15 +168,9 @@ def double_board() -> GameDefinition:
     return replace(
         holdem(Limit.FIXED),
         name="double-board hold'em",
-        phases=(
-            Deal("preflop", down=2),
-            Bet(),
-            Deal("flop", board=6, burn=True),
-            Bet(),
-            Deal("turn", board=2, burn=True),
-            Bet(),
-            Deal("river", board=2, burn=True),
-            Bet(),
+        phases=tuple(  # each board dealt twice over: flop A then B, turn A then B, ...
+            replace(p, board=2 * p.board) if isinstance(p, Deal) and p.board else p
+            for p in HOLDEM_PHASES
         ),
         selection=any_five("Double-board hold'em", 2, 10, ((0, 1, 2, 6, 8), (3, 4, 5, 7, 9))),
         showdown=Showdown((Half(board=0), Half(board=1))),

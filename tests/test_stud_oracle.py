@@ -125,6 +125,6 @@ def test_random_stud_hands_match_pokerkit(variant: str) -> None:
     complete; in low games the high card) and Rules 000_1a86611de8d3f5f7.txt, 'Seven-Card
     Stud' (the best hand showing opens later rounds), 'Razz is seven-card stud played with
     ace-to-five low hand values' and eight or better's split, played out to final stacks on
-    1,500 random hands of each game."""
-    compared = sum(_play_one(variant, seed) for seed in range(1500))
-    assert compared >= 1450, compared  # the divergence above is rare
+    2,000 random hands of each game."""
+    compared = sum(_play_one(variant, seed) for seed in range(2000))
+    assert compared >= 1950, compared  # the divergence above is rare

@@ -16,7 +16,7 @@ from simulations.engine.dealer import Dealer
 from simulations.engine.decisions import check_choice
 from simulations.engine.events import BoardDealt, Discarded, Event, Exposed, HoleDealt
 from simulations.engine.forced import clockwise
-from simulations.engine.game import GameDefinition
+from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.phases import (
     Deal,
     Decision,
@@ -57,7 +57,10 @@ class CardPhases:
         """Deal ``phase``: one card at a time, clockwise from the dealer's left, down cards
         before up cards; a player who has folded gets no more."""
         receiving = [s for s in clockwise(self.button + 1, self.n) if not self.folded[s]]
-        last = not any(isinstance(p, Deal) for p in self.game.phases[self.phase + 1 :])
+        # Whether this is the hand's last deal: only the tournament stud rule asks.
+        last = self.game.exhaustion is ExhaustionRule.STUD_WSOP and not any(
+            isinstance(p, Deal) for p in self.game.phases[self.phase + 1 :]
+        )
         dealt = self._dealer.deal(phase, receiving, last=last)
         for cards, face_up in ((dealt.down, False), (dealt.up, True)):
             for seat in sorted(cards):

@@ -53,16 +53,24 @@ class Dealer:
 
     game: GameDefinition
     deck: DeckOrder
-    rng: np.random.Generator = field(compare=False)  # a deep copy is a different object
+    # What a reshuffle draws from; None: a generator seeded with ``seed`` (the given deck
+    # order), made when the hand first reshuffles.
+    rng: np.random.Generator | None = field(compare=False)  # a deep copy is a different object
     events: list[Event]
     burns: list[Card] = field(default_factory=list)  # not yet dealt again
     discards: list[Discard] = field(default_factory=list)  # not yet back in a stub
     reshuffled: bool = False  # the stub has been rebuilt: its last card is no longer the bottom
+    seed: Sequence[int] = ()
+
+    def _generator(self) -> np.random.Generator:
+        if self.rng is None:
+            self.rng = np.random.default_rng([int(c) for c in self.seed])
+        return self.rng
 
     # -- deals ---------------------------------------------------------------------------
 
     def burn(self) -> None:
-        if self.deck.stub:
+        if self.deck.remaining:
             card = self.deck.draw()
             self.events.append(Burned(card))
             self.burns.append(card)
@@ -72,14 +80,14 @@ class Dealer:
         hand's final deal, where the stud rules may deal a community card."""
         if self.game.exhaustion is ExhaustionRule.STUD_WSOP and last:
             self._count_before_last_street(len(receiving))
-        spare = list(self.burns)  # burns from before this street may be dealt again
+        earlier = len(self.burns)  # burns from before this street may be dealt again
         if phase.burn:
             self.burn()
         needed = phase.per_player * len(receiving) + phase.board
         draw: Callable[[], Card] = self.deck.draw
         community = False
-        if needed > len(self.deck.stub):
-            draw, community = self._exhausted(phase, needed, spare)
+        if needed > self.deck.remaining:
+            draw, community = self._exhausted(phase, needed, self.burns[:earlier])
         if community:
             # 'a single community card is dealt to the center of the table, and is shared by
             # everyone (that is, each player treats it as his seventh card)'
@@ -101,7 +109,7 @@ class Dealer:
         the earlier burn cards in the order they were burned; if even those are too few, one
         community card in place of a card to each player (``check_deal`` has made sure this
         happens only on the final round)."""
-        stub = len(self.deck.stub)
+        stub = self.deck.remaining
         if not self.game.exhaustion.for_stud:  # check_deal refused such a deck
             raise AssertionError(f"{phase.street}: the deck ran out of cards")
         if self.game.exhaustion is ExhaustionRule.STUD_WSOP:
@@ -113,7 +121,7 @@ class Dealer:
         self.events.append(Exhausted(phase.street, stub, reused, community))
 
         def draw() -> Card:
-            if self.deck.stub:
+            if self.deck.remaining:
                 return self.deck.draw()
             card = spare.pop(0)
             self.burns.remove(card)
@@ -124,10 +132,10 @@ class Dealer:
     def _count_before_last_street(self, live: int) -> None:
         """The tournament rule: a stub shorter than the live players plus two (a card each,
         the burn and one more) has the burn cards scrambled into it."""
-        if len(self.deck.stub) >= live + 2 or not self.burns:
+        if self.deck.remaining >= live + 2 or not self.burns:
             return
         pile = [*self.deck.stub, *self.burns]
-        order = self.rng.permutation(len(pile))
+        order = self._generator().permutation(len(pile))
         self.events.append(Reshuffled("before the last street", len(self.deck.stub), len(pile)))
         self.burns.clear()
         self.deck.restock([pile[i] for i in order])
@@ -137,7 +145,7 @@ class Dealer:
     def replacement(self, seat: int, draw: int, street: str) -> Card:
         """The next replacement card for ``seat`` in draw number ``draw``."""
         reserve = 0 if self.game.deals_bottom_card or self.reshuffled else 1
-        if len(self.deck.stub) <= reserve:
+        if self.deck.remaining <= reserve:
             self._reshuffle(seat, draw, street)
         return self.deck.draw()
 
@@ -164,7 +172,7 @@ class Dealer:
             pile = [d.card for d in taken]
         self.discards = [d for d in self.discards if d not in taken]
         self.burns.clear()
-        order = self.rng.permutation(len(pile))
+        order = self._generator().permutation(len(pile))
         self.events.append(Reshuffled(street, len(self.deck.stub), len(pile)))
         self.deck.restock([pile[i] for i in order])
         self.reshuffled = True

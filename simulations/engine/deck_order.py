@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import cast
 
 import numpy as np
 
 from simulations.cards import Card, ensure_distinct, format_card
-from simulations.engine.game import ExhaustionRule, GameDefinition
+from simulations.decks import Deck
+from simulations.engine.game import DeckSpec, ExhaustionRule, GameDefinition
 from simulations.engine.phases import Deal, Draw
 
 
@@ -80,21 +83,22 @@ class DeckOrder:
         rng: np.random.Generator | None = None,
     ) -> DeckOrder:
         """A given order (checked for repeats) or a seeded shuffle, long enough for the hand."""
-        pack = game.deck.deck()
+        # Card is a NewType of int: int() makes the same cards without calling it per card.
         if deck is None:
             if rng is None:
                 raise ValueError("deal from a given deck order or a seeded rng")
-            cards = [Card(int(c)) for c in pack.shuffled(rng)]
+            cards = cast(list[Card], list(map(int, _pack(game.deck).shuffled(rng))))
         else:
-            cards = [Card(int(c)) for c in deck]
-            ensure_distinct(cards)
-            allowed = set(pack.cards)
-            for card in cards:
-                if card not in allowed:
-                    raise ValueError(
-                        f"deck: {format_card(card)} is not a card of {game.name}'s "
-                        f"{game.deck.label} deck"
-                    )
+            cards = cast(list[Card], list(map(int, deck)))
+            if len(set(cards)) != len(cards):
+                ensure_distinct(cards)  # names the first repeat
+            allowed = _pack_cards(game.deck)
+            if not allowed.issuperset(cards):
+                stranger = next(card for card in cards if card not in allowed)
+                raise ValueError(
+                    f"deck: {format_card(stranger)} is not a card of {game.name}'s "
+                    f"{game.deck.label} deck"
+                )
         check_deal(game, players, len(cards))
         return cls(tuple(cards))
 
@@ -108,6 +112,22 @@ class DeckOrder:
         self.cards = (*self.cards[: self.dealt], *stub)
 
     @property
+    def remaining(self) -> int:
+        """How many cards the stub holds (without copying it out)."""
+        return len(self.cards) - self.dealt
+
+    @property
     def stub(self) -> tuple[Card, ...]:
         """The cards not yet dealt, in order."""
         return self.cards[self.dealt :]
+
+
+# A game's pack is the same for every hand: made once per deck (the specs are immutable).
+@cache
+def _pack(spec: DeckSpec) -> Deck:
+    return spec.deck()
+
+
+@cache
+def _pack_cards(spec: DeckSpec) -> frozenset[Card]:
+    return frozenset(_pack(spec).cards)

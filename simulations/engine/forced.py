@@ -16,11 +16,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from simulations.cards import Card
+from simulations.cards import FIRST_JOKER, Card
 from simulations.engine.game import ActingOrder
 from simulations.evaluators.high import evaluate_high
 from simulations.evaluators.lowball import Lowball, evaluate_low
-from simulations.evaluators.stud_showing import bring_in_order, showing_high, showing_low
+from simulations.evaluators.stud_showing import (
+    MAX_UPCARDS,
+    bring_in_order,
+    showing_high,
+    showing_low,
+    showing_value,
+)
 
 HAND_SIZE = 5
 
@@ -96,13 +102,18 @@ def showing_opener(
     candidates: Sequence[int],
     order: ActingOrder,
     lowball: Lowball = Lowball.ACE_TO_FIVE,
+    *,
+    dealt: bool = False,
 ) -> int:
     """The seat among ``candidates`` (listed clockwise from the dealer's left) with the best
     hand showing (in low games the best low by ``lowball``, the game's low ranking); the
     first of equal hands.  With five cards up every category counts
     (Rules 000_1a86611de8d3f5f7.txt, 'Mississippi stud': 'Because each player has five
     upcards on the last round, straights, flushes, and full houses count as "high hand
-    exposed"'); below five, only the pairs and sets of :mod:`stud_showing`."""
+    exposed"'); below five, only the pairs and sets of :mod:`stud_showing`.
+
+    ``dealt``: the upcards were dealt from a pack without jokers, as a hand's are (distinct
+    card codes 0..51, plain ints), so they need no checking."""
     if all(len(upcards[seat]) == HAND_SIZE for seat in candidates):
         if order is ActingOrder.LOW_SHOWING:
             lows = [
@@ -111,6 +122,26 @@ def showing_opener(
             return candidates[lows.index(max(lows))]
         highs = [evaluate_high([int(c) for c in upcards[seat]]).value for seat in candidates]
         return candidates[highs.index(max(highs))]
-    evaluate = showing_low if order is ActingOrder.LOW_SHOWING else showing_high
-    values = [evaluate([int(c) for c in upcards[seat]]).value for seat in candidates]
+    low = order is ActingOrder.LOW_SHOWING
+    shown = [upcards[seat] for seat in candidates]
+    if (
+        all(0 < len(cards) <= MAX_UPCARDS for cards in shown)
+        if dealt
+        else all(map(_dealt_upcards, shown))
+    ):
+        # Dealt cards, one to four each: the values alone, with no names made.
+        values = [showing_value(cards, low=low) for cards in shown]
+    else:  # the checked evaluators, which refuse anything else as they always have
+        evaluate = showing_low if low else showing_high
+        values = [evaluate([int(c) for c in cards]).value for cards in shown]
     return candidates[values.index(max(values))]
+
+
+def _dealt_upcards(cards: Sequence[Card]) -> bool:
+    """Whether ``cards`` are one to four distinct standard card codes (plain ints, as dealt):
+    what the showing evaluators take without complaint and value as :func:`showing_value`."""
+    return (
+        0 < len(cards) <= MAX_UPCARDS
+        and all(type(c) is int and 0 <= c < FIRST_JOKER for c in cards)
+        and len(set(cards)) == len(cards)
+    )

@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from simulations.cards import RANK_SYMBOLS, Rank
-from simulations.spec import echo
+from simulations.spec import echo, type_name
 
 __all__ = [
     "MAX_CARDS",
@@ -43,17 +43,6 @@ class Invalid(ValueError):
         super().__init__(f"{field}: {problem}")
         self.field = field
         self.problem = problem
-
-
-def type_name(value: object) -> str:
-    return {
-        bool: "a boolean",
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "a table",
-    }.get(type(value), f"a {type(value).__name__}")
 
 
 class Table:

@@ -72,7 +72,6 @@ from simulations.engine.pots import Chips, Pot
 from simulations.engine.reopening import still_closed
 from simulations.engine.settle import settle
 from simulations.evaluators.lowball import Lowball
-from simulations.evaluators.ranking import Ranking
 
 __all__ = ["Action", "ActionKind", "BlindSeats", "Hand", "IllegalAction", "LegalActions", "Post"]
 
@@ -103,7 +102,7 @@ class Hand(ForcedPosting, CardPhases):
             raise ValueError(f"{game.name} takes {game.min_players} to {game.max_players} players")
         if len(game.forced.blinds) > n:
             raise ValueError(f"{len(game.forced.blinds)} blinds need as many players, got {n}")
-        if any(s <= 0 for s in stacks):
+        if min(stacks) <= 0:  # n >= 2: never empty
             raise ValueError("every player dealt in needs chips (stacks must be positive)")
         if not 0 <= button < n:
             raise ValueError(f"button must be a seat 0..{n - 1}, got {button}")
@@ -112,13 +111,14 @@ class Hand(ForcedPosting, CardPhases):
         self.game = game
         self.button = button
         self.n = n
-        self.starting_stacks = tuple(int(s) for s in stacks)
+        self.starting_stacks = tuple(map(int, stacks))
         self.blind_seats = blind_seats  # None: the blinds sit after the button
         self.events: list[Event] = []
         deck_order = DeckOrder.for_hand(game, n, deck, rng)
-        if rng is None:  # a given order: any reshuffle is seeded by the order itself
-            rng = np.random.default_rng([int(c) for c in deck_order.cards])
-        self._dealer = Dealer(game, deck_order, rng, self.events)
+        # A given order: any reshuffle is seeded by the order itself (the dealer makes that
+        # generator only if the hand reshuffles: most never do).
+        seed = deck_order.cards if rng is None else ()
+        self._dealer = Dealer(game, deck_order, rng, self.events, seed=seed)
         # Whole chips while betting; the exact odd-chip rule may leave fractions at the end.
         self.stacks: list[Chips] = list(self.starting_stacks)
         self.contributed = [0] * n  # this hand, every street
@@ -133,6 +133,7 @@ class Hand(ForcedPosting, CardPhases):
         self._first_opener: int | None = None  # who made the first round's first bet
         self.phase = -1  # the index in game.phases of the phase under way
         self.street = 0  # the betting round reached (0: the first)
+        self._rounds_begun = 0  # betting rounds (bet phases) begun
         self._draws = 0  # draws begun
         self._deciding: list[int] = []  # a decision phase: seats still to choose, in order
         self._chosen: dict[int, tuple[Card, ...]] = {}  # a simultaneous phase's choices so far
@@ -194,9 +195,10 @@ class Hand(ForcedPosting, CardPhases):
         to_call = min(self._to_match - self.round_bets[seat], stack)
         all_in_total = self.round_bets[seat] + stack
         kind = ActionKind.RAISE if self._to_match else ActionKind.BET
-        wager = self._wager_range(seat)
-        bounds = self._bounds(seat) if wager is not None else None
-        full = None if bounds is None else bounds.low
+        # The rule's bounds are worked out once a turn: the full total comes from the same
+        # bounds as the wager range (and act() hands it on to _wager).
+        wager, bounds = self._wager_range(seat)
+        full = None if wager is None or bounds is None else bounds.low
         bring_in = min(self.game.forced.bring_in, stack) if self._bring_in_due else None
         self._legal = LegalActions(seat, to_call, wager, all_in_total, kind, full, bring_in)
         return self._legal
@@ -207,6 +209,27 @@ class Hand(ForcedPosting, CardPhases):
         """Apply ``action`` for the seat to act (``seat``, if given, must be that seat)."""
         if seat is not None and not 0 <= seat < self.n:
             raise IllegalAction(f"there is no seat {seat}: seats are 0..{self.n - 1}")
+        kind = action.kind
+        actor = self.actor
+        plain = (
+            kind is ActionKind.FOLD
+            or kind is ActionKind.CHECK
+            or kind is ActionKind.CALL
+            or kind is ActionKind.BRING_IN
+        )
+        asked = self._legal is not None and self._legal.seat == actor
+        if plain and not asked and actor is not None and self._decision() is None:
+            # A fold, check, call or bring-in reads no bet or raise amounts: unless the
+            # player has asked for them already, neither they nor the legal actions are made.
+            if seat is not None and seat != actor:
+                raise IllegalAction(f"seat {seat} acted out of turn: seat {actor} is to act")
+            stack = int(self.stacks[actor])
+            to_call = min(self._to_match - self.round_bets[actor], stack)
+            bring_in = min(self.game.forced.bring_in, stack) if self._bring_in_due else None
+            self._check_plain(kind, to_call, bring_in)
+            self._apply_plain(actor, kind, to_call, bring_in)
+            self._after_action(actor)
+            return
         legal = self.legal_actions()
         if seat is not None and seat != legal.seat:
             raise IllegalAction(f"seat {seat} acted out of turn: seat {legal.seat} is to act")
@@ -215,39 +238,52 @@ class Hand(ForcedPosting, CardPhases):
             self._decide(s, action)
             return
         self._check(action, legal)
-        if action.kind is ActionKind.BRING_IN:
-            assert legal.bring_in is not None
-            self._pay_bring_in(s, legal.bring_in)
-        elif action.kind is ActionKind.FOLD:
-            self.folded[s] = True
-            self.events.append(Folded(s))
-        elif action.kind is ActionKind.CHECK:
-            self._mark_acted(s)
-            self.events.append(Checked(s))
-        elif action.kind is ActionKind.CALL:
-            self._put(s, legal.to_call)
-            self._mark_acted(s)
-            self.events.append(Called(s, legal.to_call, self.stacks[s] == 0))
+        if plain:
+            self._apply_plain(s, kind, legal.to_call, legal.bring_in)
         else:
             assert action.total is not None
             self._bring_in_due = False  # completed: the bring-in's choice is made
-            self._wager(s, action.total)
+            self._wager(s, action.total, legal.full_total)
         self._after_action(s)
+
+    def _apply_plain(self, s: int, kind: ActionKind, to_call: int, bring_in: int | None) -> None:
+        """A checked bring-in, fold, check or call: ``to_call`` and ``bring_in`` as
+        :class:`LegalActions` lists them."""
+        if kind is ActionKind.BRING_IN:
+            assert bring_in is not None
+            self._pay_bring_in(s, bring_in)
+        elif kind is ActionKind.FOLD:
+            self.folded[s] = True
+            self.events.append(Folded(s))
+        elif kind is ActionKind.CHECK:
+            self._mark_acted(s)
+            self.events.append(Checked(s))
+        else:
+            self._put(s, to_call)
+            self._mark_acted(s)
+            self.events.append(Called(s, to_call, self.stacks[s] == 0))
+
+    def _check_plain(self, kind: ActionKind, to_call: int, bring_in: int | None) -> None:
+        """The checks of :meth:`_check` that read only what a call costs and the bring-in
+        (``LegalActions.can_fold`` is ``to_call > 0``; on a betting turn ``can_check`` is
+        ``to_call == 0`` with no bring-in due)."""
+        if bring_in is not None and kind not in (ActionKind.BRING_IN, ActionKind.BET):
+            raise IllegalAction(
+                f"the bring-in is forced: pay it ({bring_in}) or complete to a full bet"
+            )
+        if kind is ActionKind.BRING_IN and bring_in is None:
+            raise IllegalAction("no bring-in is due")
+        if kind is ActionKind.FOLD and not to_call > 0:
+            raise IllegalAction("nothing to call: check instead of folding")
+        can_check = to_call == 0 and bring_in is None
+        if kind is ActionKind.CHECK and not can_check:
+            raise IllegalAction(f"a check cannot answer a bet: {to_call} to call")
+        if kind is ActionKind.CALL and can_check:
+            raise IllegalAction("nothing to call: check")
 
     def _check(self, action: Action, legal: LegalActions) -> None:
         kind = action.kind
-        if legal.bring_in is not None and kind not in (ActionKind.BRING_IN, ActionKind.BET):
-            raise IllegalAction(
-                f"the bring-in is forced: pay it ({legal.bring_in}) or complete to a full bet"
-            )
-        if kind is ActionKind.BRING_IN and legal.bring_in is None:
-            raise IllegalAction("no bring-in is due")
-        if kind is ActionKind.FOLD and not legal.can_fold:
-            raise IllegalAction("nothing to call: check instead of folding")
-        if kind is ActionKind.CHECK and not legal.can_check:
-            raise IllegalAction(f"a check cannot answer a bet: {legal.to_call} to call")
-        if kind is ActionKind.CALL and legal.can_check:
-            raise IllegalAction("nothing to call: check")
+        self._check_plain(kind, legal.to_call, legal.bring_in)
         if kind in (ActionKind.BET, ActionKind.RAISE):
             if (kind is ActionKind.BET) != (self._to_match == 0):
                 word = "bet" if self._to_match == 0 else "raise"
@@ -299,17 +335,17 @@ class Hand(ForcedPosting, CardPhases):
             self._pass_out()
             return
         while True:
-            live = [s for s in range(self.n) if not self.folded[s]]
-            if len(live) == 1 or self.phase + 1 >= len(phases):
+            if self.folded.count(False) == 1 or self.phase + 1 >= len(phases):
                 self.actor = None
-                self._finish(live)
+                self._finish([s for s in range(self.n) if not self.folded[s]])
                 return
             self.phase += 1
             phase = phases[self.phase]
             if isinstance(phase, Deal):
                 self._deal(phase)
             elif isinstance(phase, Bet):
-                first = not any(isinstance(p, Bet) for p in phases[: self.phase])
+                first = not self._rounds_begun  # no betting round before this one
+                self._rounds_begun += 1
                 if not first:
                     self.street += 1
                 if self._open_round(first=first):
@@ -367,16 +403,24 @@ class Hand(ForcedPosting, CardPhases):
             return self.actor is not None
         order = self.game.acting_order
         if order is not ActingOrder.POSITION:
-            able = [s for s in clockwise(self.button + 1, self.n) if self._can_bet(s)]
-            if first and self.game.forced.bring_in and len(able) >= 2:
-                seat = bring_in_seat(self.up, able, order)
-                if self._open_with_bring_in(seat):
-                    return True
-                start = seat + 1
-            elif not first or not self.game.forced.bring_in:
+            bring_in = first and bool(self.game.forced.bring_in)
+            if bring_in:  # the players able to bet are read for the bring-in only
+                able = [s for s in clockwise(self.button + 1, self.n) if self._can_bet(s)]
+                if len(able) >= 2:
+                    seat = bring_in_seat(self.up, able, order)
+                    if self._open_with_bring_in(seat):
+                        return True
+                    start = seat + 1
+            else:
                 live = [s for s in clockwise(self.button + 1, self.n) if not self.folded[s]]
                 lowball = self.game.showdown.halves[-1].ranking.lowball
-                start = showing_opener(self.up, live, order, lowball or Lowball.ACE_TO_FIVE)
+                start = showing_opener(
+                    self.up,
+                    live,
+                    order,
+                    lowball or Lowball.ACE_TO_FIVE,
+                    dealt=not self.game.deck.jokers,  # standard codes, checked by the deck
+                )
         self._legal = None
         self.actor = self._next_to_act(start % self.n, include_start=True)
         return self.actor is not None
@@ -430,51 +474,63 @@ class Hand(ForcedPosting, CardPhases):
                 return seat
         return None
 
-    def _wager_range(self, seat: int) -> tuple[int, int] | None:
+    def _wager_range(self, seat: int) -> tuple[tuple[int, int] | None, RaiseBounds | None]:
+        """The seat's (smallest, largest) bet or raise total, or None, with the rule's bounds
+        it was read from (None with it)."""
         stack = int(self.stacks[seat])
         own = self.round_bets[seat]
         if stack <= self._to_match - own or seat in self._acted:
-            return None
+            return None, None
         if not self._may_open(seat):
-            return None
+            return None, None
         if not self._someone_could_call_more(seat):
-            return None
+            return None, None
         bounds = self._bounds(seat)
         if bounds is None:
-            return None
+            return None, None
         all_in = own + stack
         if all_in < bounds.low:
-            return all_in, all_in
+            return (all_in, all_in), bounds
         high = min(bounds.high, all_in)
         if self.game.limit is Limit.FIXED:
-            return bounds.low, bounds.low
-        return bounds.low, high
+            return (bounds.low, bounds.low), bounds
+        return (bounds.low, high), bounds
 
     def _bounds(self, seat: int) -> RaiseBounds | None:
-        contesting = sum(1 for s in range(self.n) if self._can_bet(s))
-        view = RoundView(
-            round_index=self.street,
-            pot=self.pot_total,
-            to_match=self._to_match,
-            own=self.round_bets[seat],
-            last_raise=self._last_raise,
-            bets_made=self._bets_made,
-            contesting=contesting,
+        # The players able to bet matter only to a capped structure (the cap is lifted
+        # heads-up): no-limit and pot-limit turns never read them, so they are not counted.
+        contesting = 0
+        if self.stakes.max_bets is not None:
+            folded, stacks = self.folded, self.stacks
+            contesting = sum(1 for s in range(self.n) if not folded[s] and stacks[s] > 0)
+        view = RoundView(  # positionally: round index, pot, to match, own, last raise,
+            self.street,  # bets made, contesting
+            self.pot_total,
+            self._to_match,
+            self.round_bets[seat],
+            self._last_raise,
+            self._bets_made,
+            contesting,
         )
         bonus = self._small_blind_credit
         return raise_bounds(self.game.limit, self.stakes, view, pot_limit_bonus=bonus)
 
-    def _wager(self, seat: int, total: int) -> None:
-        bounds = self._bounds(seat)
-        assert bounds is not None
+    def _wager(self, seat: int, total: int, full_total: int | None) -> None:
+        """Bet or raise to ``total``.  ``full_total`` is the turn's smallest full bet or raise
+        (``LegalActions.full_total``, the rule's ``bounds.low`` as legal_actions() found it);
+        None only when the turn listed no wager, and then the bounds are worked out here."""
+        if full_total is None:
+            bounds = self._bounds(seat)
+            assert bounds is not None
+            full_total = bounds.low
         faced = self._to_match
         added = total - self.round_bets[seat]
         if self.street == 0 and self._first_opener is None and self._to_match == 0:
             self._first_opener = seat
         self._put(seat, added)
-        full_increment = bounds.low - faced
+        full_increment = full_total - faced
         increment = total - faced
-        full = total >= bounds.low
+        full = total >= full_total
         reopened = full or reopens(self.game.incomplete_raise, increment, full_increment)
         self._to_match = total
         if reopened:
@@ -512,10 +568,9 @@ class Hand(ForcedPosting, CardPhases):
         self._legal = None
         if seat == self._big_blind_seat:
             self._small_blind_credit = 0  # 'until the big blind is through acting'
-        live = [s for s in range(self.n) if not self.folded[s]]
-        if len(live) == 1:
+        if self.folded.count(False) == 1:
             self.actor = None
-            self._finish(live)
+            self._finish([s for s in range(self.n) if not self.folded[s]])
             return
         self.actor = self._next_to_act(seat)
         if self.actor is None:
@@ -525,8 +580,9 @@ class Hand(ForcedPosting, CardPhases):
         values: dict[int, tuple[int | None, ...]] = {}
         shown: dict[int, str] = {}
         if len(live) > 1:
-            for s in live:
-                ranked = self._showdown_hand(s)
+            holes = [self.hole[s] for s in live]
+            every = self.game.showdown.rank_players(self.game.selection, holes, self.board)
+            for s, ranked in zip(live, every, strict=True):
                 values[s] = tuple(None if r is None else r.value for r in ranked)
                 shown[s] = " / ".join("no low" if r is None else r.name for r in ranked)
         # 'No flop, no drop': a hand over on its first street pays no rake or drop.
@@ -555,13 +611,6 @@ class Hand(ForcedPosting, CardPhases):
             self.events.append(Awarded(award.pot, award.seat, award.chips))
         self.actor = None
         self.finished = True
-
-    def _showdown_hand(self, seat: int) -> tuple[Ranking | None, ...]:
-        """The seat's best hand in each half of the game's showdown (None: no low)."""
-        selection = self.game.selection
-        return tuple(
-            half.rank(selection, self.hole[seat], self.board) for half in self.game.showdown.halves
-        )
 
     def __repr__(self) -> str:
         board = " ".join(format_card(c) for c in self.board)

@@ -173,8 +173,10 @@ class ForcedPosting:
         the seat to its right.  Each must be at least a minimum raise; action starts left of
         the last straddle, and its poster has the option when the action comes back unraised.
         """
+        if not straddles:
+            return  # nothing to post (and no need to look for the blind posters)
         rule = self.game.straddles
-        if straddles and (rule is StraddleRule.NONE or not self.game.forced.blinds):
+        if rule is StraddleRule.NONE or not self.game.forced.blinds:
             raise ValueError(f"{self.game.name} allows no straddles")
         posted = self._blind_posters()
         previous = self._first_actor_after

@@ -59,7 +59,7 @@ def uncalled_bet(contributions: Sequence[int]) -> tuple[int, int]:
     """
     if not contributions:
         return -1, 0
-    top = max(range(len(contributions)), key=lambda seat: contributions[seat])
+    top = list(contributions).index(max(contributions))  # the first seat with the most
     others = max((c for seat, c in enumerate(contributions) if seat != top), default=0)
     excess = contributions[top] - others
     return (top, excess) if excess > 0 else (-1, 0)
@@ -74,7 +74,7 @@ def side_pots(contributions: Sequence[int], live: Sequence[bool]) -> tuple[Pot, 
     """
     if len(contributions) != len(live):
         raise ValueError("contributions and live must cover the same seats")
-    if any(c < 0 for c in contributions):
+    if contributions and min(contributions) < 0:
         raise ValueError("a contribution cannot be negative")
     levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
     pots: list[Pot] = []
@@ -87,7 +87,7 @@ def side_pots(contributions: Sequence[int], live: Sequence[bool]) -> tuple[Pot, 
         )  # fmt: skip
         pots.append(Pot(amount, eligible))
         floor = level
-    if any(c > floor for c in contributions):
+    if contributions and max(contributions) > floor:
         # Only a bet nobody matched can stand above every live seat's contribution.
         raise ValueError("chips stand above every live contribution: return the uncalled bet first")
     return tuple(pots)

@@ -111,6 +111,8 @@ def _take_rake_and_drop(
 ) -> tuple[int, int, tuple[Pot, ...]]:
     """The rake (capped by the players dealt in) and the jackpot drop, taken main pot
     first, before anything is awarded."""
+    if game.rake is None and game.jackpot_drop is None:
+        return 0, 0, pots  # nothing for the house
     total = sum(p.amount for p in pots)
     rake = drop = 0
     if game.rake is not None and (flopped or not game.rake.no_flop_no_drop):

@@ -17,14 +17,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
 
 from simulations.cards import FIRST_JOKER, Rank
 from simulations.evaluators.badugi import evaluate_badugi
-from simulations.evaluators.high import evaluate_high
-from simulations.evaluators.lowball import NO_LOW, Lowball, Qualifier, evaluate_low
+from simulations.evaluators.hand_value import HandValue
+from simulations.evaluators.high import TABLES as HIGH_TABLES
+from simulations.evaluators.high import batch_values, evaluate_high
+from simulations.evaluators.lowball import (
+    NO_LOW,
+    Lowball,
+    Qualifier,
+    evaluate_low,
+    evaluate_low_batch,
+    low_ranking,
+)
 from simulations.evaluators.ranking import Ranking
 from simulations.evaluators.selection import FIVE_CARDS as _FIVE
-from simulations.evaluators.selection import Selection, evaluate_selection
+from simulations.evaluators.selection import (
+    Selection,
+    evaluate_selection,
+    evaluate_selection_batch,
+)
 from simulations.evaluators.systems import RankingSystem, evaluate_system
 from simulations.evaluators.wild import substitute_low_bugs
 
@@ -141,6 +158,52 @@ class Half:
                 best = ranked
         return best
 
+    def rank_rows(
+        self, selection: Selection | None, rows: npt.NDArray[np.int8], board_cards: int
+    ) -> list[Ranking | None] | None:
+        """:meth:`rank` for every row of ``rows`` (each a player's hole cards then the
+        ``board_cards`` of the board, as dealt: distinct codes) in one compiled call; the values
+        are :meth:`rank`'s and each is named once (the names depend on the value alone).
+        None where the batch does not serve and :meth:`rank` must value each player: badugi,
+        one board of several, a ranking system, jokers, or rows the single-hand evaluators
+        would refuse (they then raise as they always have)."""
+        if (
+            selection is None
+            or self.ranking is HandRanking.BADUGI
+            or self.board is not None
+            or self.system is not None
+            or int(rows.max(initial=0)) >= FIRST_JOKER
+        ):
+            return None
+        width = rows.shape[1]
+        any_five = selection.plays_any_five and width <= 7
+        if any_five and width < 5:
+            return None
+        if not any_five and (width != selection.row_width or board_cards != selection.board_cards):
+            return None  # evaluate_selection's widths
+        lowball = self.ranking.lowball
+        if lowball is None:
+            if any_five:  # one look-up for the best five of up to seven, as evaluate_high
+                high = np.empty(rows.shape[0], dtype=np.int32)
+                batch_values(rows, HIGH_TABLES, high)
+            else:
+                high = evaluate_selection_batch(selection, rows, check=False)
+            return [_high_ranking(value) for value in high.tolist()]
+        qualifier = self.qualifier
+        if any_five:
+            low = evaluate_low_batch(rows, lowball, qualifier=qualifier, check=False)
+        else:  # every allowed five of every row in one call, then each row's best
+            combos = selection.combo_array
+            fives = rows[:, combos].reshape(-1, combos.shape[1])
+            every = evaluate_low_batch(fives, lowball, qualifier=qualifier, check=False)
+            low = every.reshape(rows.shape[0], combos.shape[0]).max(axis=1)
+        return [
+            None
+            if qualifier is not None and value == NO_LOW
+            else _low_ranking(value, lowball, qualifier)
+            for value in low.tolist()
+        ]
+
     @staticmethod
     def _rank_system(
         system: RankingSystem, selection: Selection, hole: Sequence[int], board: Sequence[int]
@@ -152,6 +215,19 @@ class Half:
             (evaluate_system(system, [row[j] for j in combo]) for combo in selection.combos),
             key=lambda ranked: ranked.value,
         )
+
+
+# A ranking's category and name depend on its value alone, so each is made once and shared
+# (rankings are immutable): at most 7,462 high values, a few thousand per low ranking.
+@cache
+def _high_ranking(value: int) -> Ranking:
+    hand = HandValue(value)
+    return Ranking("high", value, hand.category.label, hand.name)
+
+
+@cache
+def _low_ranking(value: int, lowball: Lowball, qualifier: Qualifier | None) -> Ranking:
+    return low_ranking(value, lowball, qualifier)
 
 
 @dataclass(frozen=True)
@@ -175,6 +251,23 @@ class Showdown:
             raise ValueError("a split showdown is a high half, then a low half (or one per board)")
         if len(self.halves) == 1 and self.halves[0].qualifier is not None:
             raise ValueError("a qualifier belongs to the low half of a split showdown")
+
+    def rank_players(
+        self, selection: Selection | None, holes: Sequence[Sequence[int]], board: Sequence[int]
+    ) -> list[tuple[Ranking | None, ...]]:
+        """Each player's best hand in each half (as :meth:`Half.rank`, None where it does not
+        qualify): every player of a half valued in one batch call where the half allows
+        (:meth:`Half.rank_rows`), one player at a time otherwise."""
+        rows = None
+        if holes and len({len(hole) for hole in holes}) == 1:
+            rows = np.array([[*hole, *board] for hole in holes], dtype=np.int8)
+        per_half = []
+        for half in self.halves:
+            ranked = None if rows is None else half.rank_rows(selection, rows, len(board))
+            if ranked is None:
+                ranked = [half.rank(selection, hole, board) for hole in holes]
+            per_half.append(ranked)
+        return list(zip(*per_half, strict=True))
 
     @property
     def wild_ranks(self) -> frozenset[Rank]:

@@ -17,9 +17,9 @@ hand that acts first.  Hands showing different numbers of cards never meet at a 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from enum import Enum
+from functools import cache
 
 import numba as nb
 import numpy as np
@@ -42,6 +42,7 @@ __all__ = [
     "showing_low",
     "showing_low_values",
     "showing_ranking",
+    "showing_value",
     "showing_values_batch",
 ]
 
@@ -80,9 +81,9 @@ def bring_in(upcards: CardsLike, rule: BringIn = BringIn.LOW_CARD) -> int:
 
 def _showing_pack(ranks: list[int]) -> int:
     """Category and deciding ranks of 1-4 upcards (ranks on the scale in use)."""
-    counts = Counter(ranks)
-    groups = sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)
-    sizes = [size for _, size in groups]
+    # (size, rank) of each group of equal ranks: the largest group first, then the higher rank.
+    groups = sorted(((ranks.count(rank), rank) for rank in set(ranks)), reverse=True)
+    sizes = [size for size, _ in groups]
     if sizes[0] == 4:
         category = Category.FOUR_OF_A_KIND
     elif sizes[0] == 3:
@@ -94,7 +95,7 @@ def _showing_pack(ranks: list[int]) -> int:
     else:
         category = Category.HIGH_CARD
     value = int(category) << 16
-    for slot, (rank, _) in enumerate(groups):
+    for slot, (_, rank) in enumerate(groups):
         value |= (rank + 1) << (12 - 4 * slot)
     return value
 
@@ -134,17 +135,31 @@ _SIZES = {
 }
 
 
+def showing_value(cards: Sequence[int], *, low: bool = False) -> int:
+    """The showing value of one to four dealt upcards (distinct codes 0..51, unchecked) with no
+    name made: ``showing_high(cards).value``, or with ``low`` ``showing_low(cards).value``."""
+    if low:
+        return SHOWING_CEILING - _pack_of(tuple(sorted(((c >> 2) + 1) % 13 for c in cards)))
+    return _pack_of(tuple(sorted(c >> 2 for c in cards)))
+
+
+@cache
+def _pack_of(ranks: tuple[int, ...]) -> int:
+    """:func:`_showing_pack` of a sorted multiset of ranks, made once each (there are 2,379 of
+    one to four ranks): the engine asks at every later stud round."""
+    return _showing_pack(list(ranks))
+
+
 def showing_high(upcards: CardsLike) -> Ranking:
     """The high hand showing on one to four upcards (seven-card stud, stud eight-or-better)."""
     cards = hand_cards(upcards, 1, MAX_UPCARDS, HIGH_SYSTEM)
-    return showing_ranking(_showing_pack([c >> 2 for c in cards]))
+    return showing_ranking(showing_value(cards))
 
 
 def showing_low(upcards: CardsLike) -> Ranking:
     """The low hand showing on one to four upcards (Razz, London lowball): aces low."""
     cards = hand_cards(upcards, 1, MAX_UPCARDS, LOW_SYSTEM)
-    pack = _showing_pack([((c >> 2) + 1) % 13 for c in cards])
-    return showing_ranking(SHOWING_CEILING - pack, low=True)
+    return showing_ranking(showing_value(cards, low=True), low=True)
 
 
 def first_to_act(showings: Sequence[CardsLike], *, low: bool = False) -> int:

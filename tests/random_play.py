@@ -1,0 +1,31 @@
+"""A random player for property tests: any legal action, and any legal choice of cards."""
+
+from __future__ import annotations
+
+import random
+
+from simulations.engine.hand import Action, Hand
+
+
+def random_action(hand: Hand, chooser: random.Random) -> Action:
+    """A legal action for the seat to act, drawn by ``chooser``: calls and checks weighted
+    up so that hands reach the showdown, folds, the smallest and largest bet or raise, the
+    bring-in or its completion, and a random draw, discard or exposure of the player's
+    cards."""
+    legal = hand.legal_actions()
+    if legal.choice is not None:
+        choice = legal.choice
+        cards = list(choice.cards)
+        chooser.shuffle(cards)
+        return choice.action(cards[: chooser.randint(choice.fewest, choice.most)])
+    if legal.bring_in is not None:
+        if legal.wager is None or chooser.random() < 0.7:
+            return Action.bring_in()
+        return legal.wager_action(legal.wager[0])
+    options = [Action.check() if legal.can_check else Action.call()] * 4
+    if legal.can_fold:
+        options.append(Action.fold())
+    if legal.wager is not None:
+        low, high = legal.wager
+        options += [legal.wager_action(low), legal.wager_action(high)]
+    return chooser.choice(options)

@@ -18,8 +18,8 @@ per action.  After an untimed warm-up pass, every repeat times the whole corpus 
   same changes in the machine's load;
 * **hand by hand** (stricter, shown beside it): pokerkit plays a hand, then ours plays it, each
   timed alone.  Ours then always starts right after pokerkit has filled the caches with its
-  own objects, which slows it by a fifth to a third on this machine: a cost of interleaving
-  two programs rather than of either engine.
+  own objects, which slows it by 10 % to 80 % on the development machine (most in Omaha): a
+  cost of interleaving two programs rather than of either engine.
 
 A repeat's ratio is pokerkit's time over ours for the whole corpus (the ratio of the mean times
 a hand); the report gives the median over the repeats and the range.  The garbage collector is

@@ -43,6 +43,7 @@ from common import (
     chosen_config,
     log,
     machine_facts,
+    machine_lines,
     markdown_table,
     parse_args,
     time_in_rounds,
@@ -427,20 +428,11 @@ def kernel_ratio(report: Report) -> float:
 
 def markdown(report: Report) -> str:
     m = report.machine
-    v = m["versions"]
     hands = report.hands
     n = len(hands)
     actions = sum(len(g.record.actions) for g in hands)
-    pinned = f"pinned to CPU {m['pinned_cpu']}" if m["pinned_cpu"] is not None else "not pinned"
     lines = [
-        "## Machine",
-        "",
-        f"- CPUs: {m['cpu_count']} ({m['cpu_model']}), this process {pinned}; 1-minute load "
-        f"average {m['load_average_at_start']:.2f} at start, {m['load_average_at_end']:.2f} "
-        "at end",
-        f"- Python: {m['python']} on {m['platform']}",
-        "- " + ", ".join(f"{name} {v[name]}" for name in VERSIONS),
-        "",
+        *machine_lines(m, VERSIONS),
         f"## Random-action six-handed no-limit hold'em ({n:,} hands, seed {SEED})",
         "",
         f"Blinds {BLINDS[0]}/{BLINDS[1]}, stacks {STACK_BIG_BLINDS[0]} to "

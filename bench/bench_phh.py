@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import phh_corpus
-from common import SMOKE_NOTE, log, machine_facts, markdown_table, write_json
+from common import SMOKE_NOTE, log, machine_facts, machine_lines, markdown_table, write_json
 from phh_corpus import PLURIBUS, Loaded, PreparedHand, play_ours, play_pokerkit, pokerkit_quiet
 
 VERSIONS = ("numpy", "numba", "pokerkit")
@@ -209,18 +209,9 @@ def label(name: str) -> str:
 
 def markdown(report: Report) -> str:
     m = report.machine
-    v = m["versions"]
-    pinned = f"pinned to CPU {m['pinned_cpu']}" if m["pinned_cpu"] is not None else "not pinned"
     repeats = report.config.repeats
     lines = [
-        "## Machine",
-        "",
-        f"- CPUs: {m['cpu_count']} ({m['cpu_model']}), this process {pinned}; 1-minute load "
-        f"average {m['load_average_at_start']:.2f} at start, {m['load_average_at_end']:.2f} "
-        "at end",
-        f"- Python: {m['python']} on {m['platform']}",
-        "- " + ", ".join(f"{name} {v[name]}" for name in VERSIONS),
-        "",
+        *machine_lines(m, VERSIONS),
         "## Corpora",
         "",
     ]

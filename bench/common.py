@@ -13,7 +13,7 @@ import os
 import platform
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from importlib import metadata
@@ -181,3 +181,24 @@ def markdown_table(
     rules = [RULES[align] for align in aligns]
     rule = row(rules) if spaced else "|" + "|".join(rules) + "|"
     return [row(header), rule, *(row(cells) for cells in rows)]
+
+
+def machine_lines(machine: Mapping[str, Any], versions: Iterable[str]) -> list[str]:
+    """The report's "Machine" section: the CPUs and the load around the run, Python and the
+    packages that matter, as Markdown lines."""
+    v = machine["versions"]
+    pinned = (
+        f"pinned to CPU {machine['pinned_cpu']}"
+        if machine["pinned_cpu"] is not None
+        else "not pinned"
+    )
+    return [
+        "## Machine",
+        "",
+        f"- CPUs: {machine['cpu_count']} ({machine['cpu_model']}), this process {pinned}; "
+        f"1-minute load average {machine['load_average_at_start']:.2f} at start, "
+        f"{machine['load_average_at_end']:.2f} at end",
+        f"- Python: {machine['python']} on {machine['platform']}",
+        "- " + ", ".join(f"{name} {v[name]}" for name in versions),
+        "",
+    ]

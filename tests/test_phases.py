@@ -33,6 +33,7 @@ from simulations.engine.history import play_plainly
 from simulations.engine.limits import Limit, Stakes
 from simulations.engine.phases import Bet, Deal, Discard, Expose
 from simulations.engine.showdown import Half, Showdown
+from simulations.engine.variants import variant
 from simulations.evaluators.lowball import Lowball
 from simulations.evaluators.selection import FIVE_CARDS, any_five
 
@@ -218,3 +219,43 @@ def test_five_upcards_count_straights_and_flushes() -> None:
     low = ActingOrder.LOW_SHOWING
     assert showing_opener([eight, wheel], [0, 1], low) == 1
     assert showing_opener([eight, wheel], [0, 1], low, Lowball.ACE_TO_SIX) == 0
+
+
+def _mexican(hands: dict[int, str]) -> list[int]:
+    """A Mexican stud deck order dealing each seat's five cards (second street's two, then
+    one a street behind a burn) to seats 1, 2, 0 with the button on seat 0."""
+    cards = {seat: parse_cards(text) for seat, text in hands.items()}
+    order = [cards[s][i] for i in range(2) for s in (1, 2, 0)]
+    rest = [c for c in variant("FMX").game().deck.deck().cards if c not in set(order)]
+    spare = [c for c in rest if all(c not in h for h in cards.values())]
+    for street in range(2, 5):
+        order.append(spare.pop())  # the burn
+        order += [cards[s][street] for s in (1, 2, 0)]
+    return [int(c) for c in order] + [int(c) for c in spare]
+
+
+def test_mexican_stud_joker_is_the_bug_face_up_and_wild_face_down() -> None:
+    """Rules 000_1a86611de8d3f5f7.txt, 'Mexican stud': 'The joker plays as a bug if it is face
+    up, and fully wild if it is face down', and 'the high card on the first round pays the
+    bring-in'."""
+    deck = _mexican({1: "Jk Kc Kd Kh Ks", 2: "Ac 2d 3h 5s 7c", 0: "Qc Qd Jh 6s 4c"})
+    for joker_up in (True, False):
+        hand = Hand(variant("FMX").game(), [100] * 3, button=0, deck=deck)
+        while not hand.finished:
+            legal = hand.legal_actions()
+            if legal.choice is not None:
+                down = [c for c in legal.choice.cards if c != JOKER or joker_up]
+                # Seat 1 turns up the joker at once, or keeps it down to the end.
+                pick = [JOKER] if joker_up and JOKER in down else down[:1]
+                hand.act(legal.choice.action(pick))
+            elif legal.bring_in is not None:
+                # The highest card showing pays: the ace, or the joker (the bug) above it.
+                assert legal.seat == (1 if joker_up else 2)
+                hand.act(Action.bring_in())
+            else:
+                hand.act(Action.check() if legal.can_check else Action.call())
+        shown = {e.seat: e.hand for e in hand.events if isinstance(e, Shown)}
+        assert shown[1] == ("Four Kings" if joker_up else "Five Kings"), shown
+
+
+JOKER = parse_cards("Jk")[0]

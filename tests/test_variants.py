@@ -38,6 +38,7 @@ STABLE = {
     "F5S": ("fixed-limit", "high"),
     "F6S": ("fixed-limit", "high"),
     "FMS": ("fixed-limit", "high"),
+    "FMX": ("fixed-limit", "high (Mexican stud)"),
     "F5CD": ("fixed-limit", "high"),
     "N2L1D": ("no-limit", "deuce-to-seven low"),
     "F2L3D": ("fixed-limit", "deuce-to-seven low"),

@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from simulations.cards import FIRST_JOKER, Card
+from simulations.cards import FIRST_JOKER, Card, Rank, Suit, make_card
 from simulations.engine.game import ActingOrder
 from simulations.evaluators.high import evaluate_high
 from simulations.evaluators.lowball import Lowball, evaluate_low
 from simulations.evaluators.stud_showing import (
     MAX_UPCARDS,
+    BringIn,
     bring_in_order,
     showing_high,
     showing_low,
@@ -90,10 +91,9 @@ def clockwise(start: int, n: int) -> list[int]:
 def bring_in_seat(
     upcards: Sequence[Sequence[Card]],
     candidates: Sequence[int],
-    order: ActingOrder,
+    rule: BringIn,
 ) -> int:
     """The seat among ``candidates`` whose first upcard pays the bring-in."""
-    rule = order.bring_in_card
     return max(candidates, key=lambda seat: bring_in_order(int(upcards[seat][0]), rule))
 
 
@@ -123,7 +123,7 @@ def showing_opener(
         highs = [evaluate_high([int(c) for c in upcards[seat]]).value for seat in candidates]
         return candidates[highs.index(max(highs))]
     low = order is ActingOrder.LOW_SHOWING
-    shown = [upcards[seat] for seat in candidates]
+    shown = [_bug_as_ace(upcards[seat]) for seat in candidates]
     if (
         all(0 < len(cards) <= MAX_UPCARDS for cards in shown)
         if dealt
@@ -135,6 +135,17 @@ def showing_opener(
         evaluate = showing_low if low else showing_high
         values = [evaluate([int(c) for c in cards]).value for cards in shown]
     return candidates[values.index(max(values))]
+
+
+def _bug_as_ace(cards: Sequence[Card]) -> Sequence[Card]:
+    """Upcards with a face-up joker read as the bug reads showing: an ace (of a suit the
+    player does not show)."""
+    if all(c < FIRST_JOKER for c in cards):
+        return cards
+    free = iter(
+        make_card(Rank.ACE, suit) for suit in Suit if make_card(Rank.ACE, suit) not in cards
+    )
+    return [c if c < FIRST_JOKER else next(free) for c in cards]
 
 
 def _dealt_upcards(cards: Sequence[Card]) -> bool:

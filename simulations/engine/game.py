@@ -263,7 +263,14 @@ class GameDefinition:
     min_players: int = 2
     max_players: int = 10
     acting_order: ActingOrder = ActingOrder.POSITION
+    # Which upcard pays the bring-in where the acting order's usual card does not (Mexican
+    # stud: 'the high card on the first round pays the bring-in', aces high).
+    bring_in_by: BringIn | None = None
     notes: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def bring_in_rule(self) -> BringIn:
+        return self.bring_in_by or self.acting_order.bring_in_card
 
     def __post_init__(self) -> None:
         if self.limit in (Limit.POT, Limit.NO) and self.incomplete_raise is not (
@@ -365,6 +372,8 @@ class GameDefinition:
                 isinstance(p, Expose) for p in before_bet
             ):
                 raise ValueError("a showing order needs upcards before the first betting round")
+        if self.bring_in_by is not None and not self.forced.bring_in:
+            raise ValueError("bring_in_by: the game has no bring-in")
         if self.acting_order is not ActingOrder.POSITION and self.forced.blinds:
             raise ValueError("a game acting by upcards has no blinds")
 
@@ -401,6 +410,14 @@ class GameDefinition:
                     f"showdown: the ranking system {system.name!r} is for ranks "
                     f"{''.join(r.symbol for r in system.ranks)}, the deck holds "
                     f"{''.join(r.symbol for r in self.deck.ranks)}"
+                )
+            face_up = half.joker_face_up
+            if face_up is not None and (face_up.ranks, face_up.joker_count) != (
+                system.ranks,
+                system.joker_count,
+            ):
+                raise ValueError(
+                    f"showdown.halves[{index}]: the face-up joker's system plays another deck"
                 )
             if system.joker_count != self.deck.jokers:
                 raise ValueError(

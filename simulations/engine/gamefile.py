@@ -41,6 +41,8 @@ showing opens later rounds), ``low-showing`` razz's (high card in, lowest hand s
     blinds = [1, 2]            # one to three blinds, the last the amount to call
     first_blind_on_button = false   # three blinds only
     bring_in = 0               # stud: paid by the poorest upcard (needs a showing order)
+    bring_in_by = "high card, aces high"   # which upcard pays it, where not the acting
+                               # order's (low card | high card | high card, aces high)
     big_blind_ante = 0         # one ante for the table, posted by the big blind
 
 ``[deck]`` — the pack and what happens when it runs out::
@@ -84,6 +86,7 @@ come from the deck)::
     wild_ranks = "2"           # ranks wild in every hand, as deck.ranks writes them
     wild_cards = "Js Jh"       # single wild cards
     double_ace_flush = false
+    jokers_face_up = "bug"     # a joker face up plays otherwise (Mexican stud's bug)
     name = "Manila"            # the system's name in listings; default: the game's name
 
 In a low half a joker is always the bug (the lowest card the hand lacks), so a low half
@@ -272,7 +275,7 @@ def _parse(data: Mapping[str, Any], source: str) -> GameEntry:
     stakes = read_stakes(top.table("stakes"), limit, betting_rounds)
     # Read before [forced], which takes its big-blind ante order from it.
     house_table = top.table("house")
-    forced = read_forced(top.table("forced"), house_table)
+    forced, bring_in_by = read_forced(top.table("forced"), house_table)
     if len(forced.blinds) > low:
         raise Invalid(
             "players", f"{len(forced.blinds)} blinds need at least as many players, not {low}"
@@ -304,6 +307,7 @@ def _parse(data: Mapping[str, Any], source: str) -> GameEntry:
             min_players=low,
             max_players=high,
             acting_order=acting_order,
+            bring_in_by=bring_in_by,
         )
     except ValueError as err:  # the definition's own checks: phases, acting order, deck
         raise _definition_error(str(err)) from None

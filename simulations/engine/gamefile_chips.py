@@ -31,6 +31,7 @@ from simulations.engine.limits import (
     Stakes,
 )
 from simulations.engine.pots import OddChipRule
+from simulations.evaluators.stud_showing import BringIn
 
 __all__ = ["HouseRules", "read_forced", "read_house", "read_stakes"]
 
@@ -89,9 +90,10 @@ def read_stakes(table: Table, limit: Limit, betting_rounds: int) -> Stakes:
     return Stakes(small, big, big_round, tuple(spreads), max_bets, lifted, unit)
 
 
-def read_forced(table: Table, house: Table) -> ForcedBets:
+def read_forced(table: Table, house: Table) -> tuple[ForcedBets, BringIn | None]:
     """``[forced]``, with the one house option that orders a forced bet: the big-blind ante's
-    (it is refused when the game has none, so it is read here where that is known)."""
+    (it is refused when the game has none, so it is read here where that is known); and
+    which upcard pays the bring-in, where the acting order's usual card does not."""
     ante = table.integer("ante", 0)
     blinds: tuple[int, ...] = ()
     if table.has("blinds"):
@@ -106,6 +108,9 @@ def read_forced(table: Table, house: Table) -> ForcedBets:
             table.at("first_blind_on_button"), "only a three-blind structure has one on the button"
         )
     bring_in = table.integer("bring_in", 0)
+    bring_in_by = table.choice("bring_in_by", BringIn) if table.has("bring_in_by") else None
+    if bring_in_by is not None and not bring_in:
+        raise Invalid(table.at("bring_in_by"), "the game has no bring-in")
     if bring_in and blinds:
         raise Invalid(table.at("bring_in"), "a game opens with blinds or a bring-in, not both")
     big_blind_ante = table.integer("big_blind_ante", 0)
@@ -115,7 +120,7 @@ def read_forced(table: Table, house: Table) -> ForcedBets:
     if house.has("big_blind_ante_order") and not big_blind_ante:
         raise Invalid(house.at("big_blind_ante_order"), "the game has no big-blind ante")
     table.finish()
-    return ForcedBets(ante, blinds, on_button, bring_in, big_blind_ante, order)
+    return ForcedBets(ante, blinds, on_button, bring_in, big_blind_ante, order), bring_in_by
 
 
 def read_house(house: Table, limit: Limit, forced: ForcedBets) -> HouseRules:

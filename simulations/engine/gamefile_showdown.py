@@ -5,6 +5,7 @@ of the pot with their rankings (the format is described in
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from enum import Enum
 
 from simulations.cards import FIRST_JOKER, Card, Rank, parse_cards
@@ -170,6 +171,7 @@ _SYSTEM_KEYS = (
     "ace_low",
     "flush_beats_full_house",
     "jokers",
+    "jokers_face_up",
     "wild_ranks",
     "wild_cards",
     "double_ace_flush",
@@ -211,8 +213,16 @@ def _half(table: Table, deck: DeckSpec, game_name: str) -> Half:
         table.finish()
         return Half(ranking, qualifier, board=board)
     system = _system(table, deck, game_name)
+    face_up = None
+    if table.has("jokers_face_up"):
+        where = table.at("jokers_face_up")
+        if system is None or not deck.jokers:
+            raise Invalid(where, "the deck holds no jokers (deck.jokers)")
+        named = read_choice(table.require("jokers_face_up"), where, _JokerName)
+        role = JokerRole.WILD if named is _JokerName.WILD else JokerRole.BUG
+        face_up = replace(system, name=f"{system.name}, joker face up", jokers=role)
     table.finish()
-    return Half(ranking, qualifier, system, board)
+    return Half(ranking, qualifier, system, board, face_up)
 
 
 def _system(table: Table, deck: DeckSpec, game_name: str) -> RankingSystem | None:

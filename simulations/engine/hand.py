@@ -23,7 +23,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from simulations.cards import Card, format_card
+from simulations.cards import FIRST_JOKER, Card, format_card
 from simulations.engine.actions import Action, ActionKind, IllegalAction, LegalActions
 from simulations.engine.card_phases import CardPhases
 from simulations.engine.dealer import Dealer
@@ -407,7 +407,7 @@ class Hand(ForcedPosting, CardPhases):
             if bring_in:  # the players able to bet are read for the bring-in only
                 able = [s for s in clockwise(self.button + 1, self.n) if self._can_bet(s)]
                 if len(able) >= 2:
-                    seat = bring_in_seat(self.up, able, order)
+                    seat = bring_in_seat(self.up, able, self.game.bring_in_rule)
                     if self._open_with_bring_in(seat):
                         return True
                     start = seat + 1
@@ -581,7 +581,10 @@ class Hand(ForcedPosting, CardPhases):
         shown: dict[int, str] = {}
         if len(live) > 1:
             holes = [self.hole[s] for s in live]
-            every = self.game.showdown.rank_players(self.game.selection, holes, self.board)
+            jokers_up = [any(c >= FIRST_JOKER for c in self.up[s]) for s in live]
+            every = self.game.showdown.rank_players(
+                self.game.selection, holes, self.board, jokers_up
+            )
             for s, ranked in zip(live, every, strict=True):
                 values[s] = tuple(None if r is None else r.value for r in ranked)
                 shown[s] = " / ".join("no low" if r is None else r.name for r in ranked)

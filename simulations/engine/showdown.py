@@ -15,7 +15,7 @@ value among the eligible seats wins a half, ties split.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cache
 
@@ -81,8 +81,14 @@ class Half:
     # Which of the selection's boards this half plays (double-board hold'em: 'the high hand
     # using each board takes half of the pot'); None: any board the selection allows.
     board: int | None = None
+    # The system for a player whose joker lies face up, where that differs (Rules 000_
+    # 1a86611de8d3f5f7.txt, 'Mexican stud': 'The joker plays as a bug if it is face up, and
+    # fully wild if it is face down').
+    joker_face_up: RankingSystem | None = None
 
     def __post_init__(self) -> None:
+        if self.joker_face_up is not None and self.system is None:
+            raise ValueError("a face-up joker's system goes with a half's ranking system")
         if self.qualifier is not None and self.ranking is not HandRanking.ACE_TO_FIVE_LOW:
             raise ValueError(f"a qualifier goes with an ace-to-five low, not a {self.ranking} half")
         if self.system is not None and self.ranking is not HandRanking.HIGH:
@@ -253,11 +259,17 @@ class Showdown:
             raise ValueError("a qualifier belongs to the low half of a split showdown")
 
     def rank_players(
-        self, selection: Selection | None, holes: Sequence[Sequence[int]], board: Sequence[int]
+        self,
+        selection: Selection | None,
+        holes: Sequence[Sequence[int]],
+        board: Sequence[int],
+        jokers_up: Sequence[bool] = (),
     ) -> list[tuple[Ranking | None, ...]]:
         """Each player's best hand in each half (as :meth:`Half.rank`, None where it does not
         qualify): every player of a half valued in one batch call where the half allows
-        (:meth:`Half.rank_rows`), one player at a time otherwise."""
+        (:meth:`Half.rank_rows`), one player at a time otherwise.  ``jokers_up``: for each
+        player, whether his joker lies face up (a half's ``joker_face_up`` system then ranks
+        his hand)."""
         rows = None
         if holes and len({len(hole) for hole in holes}) == 1:
             rows = np.array([[*hole, *board] for hole in holes], dtype=np.int8)
@@ -266,6 +278,12 @@ class Showdown:
             ranked = None if rows is None else half.rank_rows(selection, rows, len(board))
             if ranked is None:
                 ranked = [half.rank(selection, hole, board) for hole in holes]
+            if half.joker_face_up is not None:
+                face_up = replace(half, system=half.joker_face_up, joker_face_up=None)
+                ranked = [
+                    face_up.rank(selection, hole, board) if up else mine
+                    for hole, mine, up in zip(holes, ranked, jokers_up, strict=True)
+                ]
             per_half.append(ranked)
         return list(zip(*per_half, strict=True))
 

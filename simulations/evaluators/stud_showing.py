@@ -59,11 +59,16 @@ class BringIn(Enum):
 
     LOW_CARD = "low card"  # seven-card stud, stud eight-or-better: aces high, clubs lowest
     HIGH_CARD = "high card"  # Razz, London lowball: aces low, spades highest
+    # Mexican stud ('the high card on the first round pays the bring-in'): aces high, and a
+    # joker face up, the bug, above every card.
+    HIGH_CARD_ACES_HIGH = "high card, aces high"
 
 
 def bring_in_order(card: int, rule: BringIn = BringIn.LOW_CARD) -> int:
     """How strongly ``card`` is due to bring it in: the largest upcard by this order pays."""
     rank, suit = card >> 2, card & 3
+    if rule is BringIn.HIGH_CARD_ACES_HIGH:
+        return card  # codes run deuce of clubs up to the ace of spades, then the jokers
     if rule is BringIn.HIGH_CARD:
         return ((rank + 1) % 13) * 4 + suit
     return 51 - (rank * 4 + suit)

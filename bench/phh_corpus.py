@@ -27,6 +27,7 @@ chip).  The others are counted by reason, with the manifest's convention flags.
 from __future__ import annotations
 
 import json
+import os
 import re
 import warnings
 from collections import Counter
@@ -47,7 +48,9 @@ from simulations.engine.phases import Bet, Deal, Draw
 from simulations.engine.variants import variant
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-CORPUS = REPOSITORY.parent / "shared" / "phh"
+# ``../shared/phh`` beside the repository, or wherever CARDROOM_PHH points (a fresh clone
+# elsewhere, as CI makes, has nothing beside it).
+CORPUS = Path(os.environ.get("CARDROOM_PHH") or REPOSITORY.parent / "shared" / "phh")
 
 # PHH variant code -> the generated corpus's file.
 GENERATED_FILES = {
@@ -144,7 +147,7 @@ def corpus_root() -> Path:
     if not (CORPUS / "generated").is_dir() or not (CORPUS / PLURIBUS).is_dir():
         raise CorpusMissing(
             f"the PHH corpus is missing: expected {CORPUS}/generated and {CORPUS}/{PLURIBUS} "
-            "(../shared/phh relative to the repository root)"
+            "(../shared/phh relative to the repository root, or set CARDROOM_PHH)"
         )
     return CORPUS
 

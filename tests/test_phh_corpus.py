@@ -13,6 +13,7 @@ fails, naming the path, if it is missing.
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -49,7 +50,12 @@ def corpus() -> Path:
     try:
         root: Path = pc.corpus_root()
     except pc.CorpusMissing as missing:
-        pytest.fail(str(missing))
+        # A checkout with the corpus beside it (the development tree) always runs these; a
+        # clone elsewhere runs them when CARDROOM_PHH points at the corpus, and must when
+        # CARDROOM_REQUIRE_PHH is set.
+        if os.environ.get("CARDROOM_REQUIRE_PHH"):
+            pytest.fail(str(missing))
+        pytest.skip(str(missing))
     return root
 
 

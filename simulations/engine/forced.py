@@ -123,7 +123,8 @@ def showing_opener(
         highs = [evaluate_high([int(c) for c in upcards[seat]]).value for seat in candidates]
         return candidates[highs.index(max(highs))]
     low = order is ActingOrder.LOW_SHOWING
-    shown = [_bug_as_ace(upcards[seat]) for seat in candidates]
+    # Dealt from a pack without jokers, no upcard is a joker to read as the bug.
+    shown = [upcards[seat] if dealt else _bug_as_ace(upcards[seat]) for seat in candidates]
     if (
         all(0 < len(cards) <= MAX_UPCARDS for cards in shown)
         if dealt

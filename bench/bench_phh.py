@@ -18,7 +18,7 @@ per action.  After an untimed warm-up pass, every repeat times the whole corpus 
   same changes in the machine's load;
 * **hand by hand** (stricter, shown beside it): pokerkit plays a hand, then ours plays it, each
   timed alone.  Ours then always starts right after pokerkit has filled the caches with its
-  own objects, which slows it by 10 % to 80 % on the development machine (most in Omaha): a
+  own objects, which slows it by 10 % to 90 % on the development machine (most in Omaha): a
   cost of interleaving two programs rather than of either engine.
 
 A repeat's ratio is pokerkit's time over ours for the whole corpus (the ratio of the mean times

@@ -278,7 +278,7 @@ class Showdown:
             ranked = None if rows is None else half.rank_rows(selection, rows, len(board))
             if ranked is None:
                 ranked = [half.rank(selection, hole, board) for hole in holes]
-            if half.joker_face_up is not None:
+            if half.joker_face_up is not None and any(jokers_up):
                 face_up = replace(half, system=half.joker_face_up, joker_face_up=None)
                 ranked = [
                     face_up.rank(selection, hole, board) if up else mine

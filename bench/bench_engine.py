@@ -49,8 +49,8 @@ from common import (
     time_in_rounds,
     write_json,
 )
+from phh_corpus import AUTOMATIONS
 from pokerkit import (
-    Automation,
     BettingStructure,
     Card,
     Deck,
@@ -79,17 +79,6 @@ TARGET_OVER_POKERKIT = 50.0
 WEIGHTS = {"check or call": 4, "fold": 2, "smallest": 2, "middle": 1, "largest": 0.25}
 VERSIONS = ("numpy", "numba", "pokerkit")
 
-AUTOMATIONS = (
-    Automation.ANTE_POSTING,
-    Automation.BET_COLLECTION,
-    Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.CARD_BURNING,
-    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    Automation.HAND_KILLING,
-    Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
-    Automation.RUNOUT_COUNT_SELECTION,
-)
 POKERKIT_STREETS = (
     Street(False, (False, False), 0, False, Opening.POSITION, BLINDS[-1], None),
     Street(True, (), 3, False, Opening.POSITION, BLINDS[-1], None),

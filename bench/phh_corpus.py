@@ -69,7 +69,7 @@ PLURIBUS = "pluribus"
 STUD = frozenset({"F7S", "F7S/8", "FR"})
 FIXED_LIMIT = frozenset({"FT", "FO/8", "F7S", "F7S/8", "FR", "F2L3D", "FB"})
 
-# As bench_engine.py: everything but the dealing and the players' choices automated.
+# Everything but the dealing and the players' choices automated (bench_engine.py too).
 AUTOMATIONS = (
     Automation.ANTE_POSTING,
     Automation.BET_COLLECTION,

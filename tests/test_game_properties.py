@@ -26,23 +26,12 @@ from simulations.engine.events import (
 from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.hand import Hand
 from simulations.engine.history import play_plainly
-from simulations.engine.phases import Deal, Discard
+from simulations.engine.phases import Deal, cards_held
 from simulations.engine.variants import VARIANTS
 from tests.random_play import random_action
 
 HANDS = 2_000
 PLAIN = 20  # and hands at the most players played to the end by play_plainly
-
-
-def _hand_size(game: GameDefinition, last_phase: int) -> int:
-    """The cards a player who stayed holds once phase ``last_phase`` has begun."""
-    held = 0
-    for phase in game.phases[: last_phase + 1]:
-        if isinstance(phase, Deal):
-            held += phase.per_player
-        elif isinstance(phase, Discard):
-            held -= phase.count
-    return held
 
 
 def _check_cards(hand: Hand, name: str, seed: int) -> dict[int, int]:
@@ -99,7 +88,9 @@ def test_random_play_keeps_the_cards_and_the_chips(code: str) -> None:
             hand.act(random_action(hand, chooser))
         folded_at = _check_cards(hand, code, seed)
         community = any(isinstance(e, Exhausted) and e.community for e in hand.events)
-        expected = _hand_size(game, hand.phase) - community  # the shared card is on the board
+        expected = (
+            cards_held(game.phases[: hand.phase + 1])[0] - community
+        )  # the shared card is on the board
         for seat in range(n):
             if seat in folded_at:  # a folded hand gets no more cards
                 assert len(hand.hole[seat]) == folded_at[seat], (code, seed)

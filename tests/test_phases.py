@@ -49,8 +49,10 @@ def pineapple() -> GameDefinition:
 
 
 def test_pineapple_discards_take_effect_together() -> None:
-    """Every live player discards one card, in turn from the dealer's left; no discard is
-    shown (or takes effect) until all have chosen."""
+    """Rules 002_376df91f076a6501.txt, 'Pineapple': 'Players are initially dealt three cards.
+    Each player then discards one of the three cards'.  Every live player discards one card,
+    in turn from the dealer's left; no discard is shown (or takes effect) until all have
+    chosen."""
     hand = Hand(pineapple(), [100] * 3, button=0, rng=np.random.default_rng(2))
     while hand.legal_actions().choice is None:
         legal = hand.legal_actions()
@@ -106,7 +108,8 @@ def roll_stud() -> GameDefinition:
 
 
 def test_an_exposure_is_chosen_and_opens_the_betting() -> None:
-    """The exposed cards are the player's own down cards; the best one showing opens."""
+    """Rules 000_1a86611de8d3f5f7.txt, 'Mexican stud': 'roll your own' — the exposed cards
+    are the player's own down cards, turned up all at once; the best one showing opens."""
     # Round by round to seats 1, 2, 0: seat 1 holds 2c Ah, seat 2 Ks 7s, seat 0 3d 9c.
     deck = [int(c) for c in parse_cards("2c Ks 3d Ah 7s 9c")]
     deck += [c for c in range(52) if c not in deck]

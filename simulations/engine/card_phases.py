@@ -101,10 +101,11 @@ class CardPhases:
             return CardChoice(kind, down, phase.count, phase.count)
         return CardChoice(kind, tuple(self.hole[seat]), phase.count, phase.count)
 
-    def _decide(self, seat: int, action: Action) -> None:
+    def _decide(self, seat: int, action: Action, choice: CardChoice) -> None:
+        """Apply ``seat``'s answer to ``choice`` (what ``legal_actions`` offered him)."""
         phase = self._decision()
         assert phase is not None
-        check_choice(self._choice(seat), action, self.game.showdown.wild_ranks)
+        check_choice(choice, action, self.game.showdown.wild_ranks)
         self._legal = None
         self._deciding.pop(0)
         if simultaneous(phase):

@@ -134,11 +134,7 @@ class Dealer:
         the burn and one more) has the burn cards scrambled into it."""
         if self.deck.remaining >= live + 2 or not self.burns:
             return
-        pile = [*self.deck.stub, *self.burns]
-        order = self._generator().permutation(len(pile))
-        self.events.append(Reshuffled("before the last street", len(self.deck.stub), len(pile)))
-        self.burns.clear()
-        self.deck.restock([pile[i] for i in order])
+        self._shuffle_into_stub("before the last street", self.burns)
 
     # -- draws ---------------------------------------------------------------------------
 
@@ -165,17 +161,21 @@ class Dealer:
             return not (d.draw == draw and d.seat == seat)
 
         taken = [d for d in self.discards if allowed(d)]
-        pile = [*self.deck.stub, *self.burns, *(d.card for d in taken)]
-        if not pile:
+        if not (self.deck.remaining or self.burns or taken):
             # Nothing else is left (a tiny deck): the player's own discards are all there is.
             taken = list(self.discards)
-            pile = [d.card for d in taken]
         self.discards = [d for d in self.discards if d not in taken]
-        self.burns.clear()
-        order = self._generator().permutation(len(pile))
-        self.events.append(Reshuffled(street, len(self.deck.stub), len(pile)))
-        self.deck.restock([pile[i] for i in order])
+        self._shuffle_into_stub(street, [*self.burns, *(d.card for d in taken)])
         self.reshuffled = True
+
+    def _shuffle_into_stub(self, street: str, cards: Sequence[Card]) -> None:
+        """Shuffle ``cards`` together with what is left of the stub into a new stub (the burn
+        cards always go in: they leave the burn pile), and log it."""
+        pile = [*self.deck.stub, *cards]
+        order = self._generator().permutation(len(pile))
+        self.events.append(Reshuffled(street, self.deck.remaining, len(pile)))
+        self.burns.clear()
+        self.deck.restock([pile[i] for i in order])
 
     def discard(self, draw: int, seat: int, cards: Sequence[Card]) -> None:
         self.discards.extend(Discard(draw, seat, card) for card in cards)

@@ -425,19 +425,6 @@ class GameDefinition:
                     f"{system.joker_count} jokers, the deck holds {self.deck.jokers}"
                 )
 
-    @property
-    def streets(self) -> tuple[str, ...]:
-        """The names of the deals and draws, in order."""
-        return tuple(p.street for p in self.phases if not isinstance(p, Bet))
-
-    @property
-    def betting_rounds(self) -> int:
-        return sum(1 for p in self.phases if isinstance(p, Bet))
-
-    @property
-    def draws(self) -> bool:
-        return any(isinstance(p, Draw) for p in self.phases)
-
 
 def holdem(
     limit: Limit,

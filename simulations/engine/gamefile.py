@@ -146,7 +146,7 @@ from typing import Any
 from simulations.engine.deck_order import check_deal
 from simulations.engine.game import ActingOrder, GameDefinition
 from simulations.engine.gamefile_chips import read_forced, read_house, read_stakes
-from simulations.engine.gamefile_deal import cards_held, read_deck, read_phases
+from simulations.engine.gamefile_deal import read_deck, read_phases
 from simulations.engine.gamefile_read import (
     MAX_PLAYERS,
     Invalid,
@@ -156,7 +156,7 @@ from simulations.engine.gamefile_read import (
 )
 from simulations.engine.gamefile_showdown import read_showdown
 from simulations.engine.limits import Limit
-from simulations.engine.phases import Bet, Draw
+from simulations.engine.phases import Bet, Draw, cards_held
 from simulations.spec import echo
 
 __all__ = ["GameEntry", "GameFileError", "load_game_file", "parse_game", "parse_game_text"]

@@ -3,7 +3,7 @@ described in :mod:`simulations.engine.gamefile`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from simulations.cards import MAX_JOKERS, Rank
 from simulations.engine.game import DeckSpec, ExhaustionRule
@@ -15,10 +15,19 @@ from simulations.engine.gamefile_read import (
     read_ranks,
     type_name,
 )
-from simulations.engine.phases import Bet, Deal, Discard, Draw, Expose, FirstToAct, Phase, PhaseKind
+from simulations.engine.phases import (
+    Bet,
+    Deal,
+    Discard,
+    Draw,
+    Expose,
+    FirstToAct,
+    Phase,
+    PhaseKind,
+)
 from simulations.spec import echo
 
-__all__ = ["cards_held", "read_deck", "read_phases"]
+__all__ = ["read_deck", "read_phases"]
 
 
 def read_phases(value: object) -> tuple[Phase, ...]:
@@ -86,18 +95,6 @@ def _bet(table: Table) -> Bet:
             raise Invalid(table.at("opens_with"), "names one rank: the lowest pair that opens")
         opens_with = ranks[0]
     return Bet(opens_with, table.choice("first", FirstToAct, FirstToAct.GAME))
-
-
-def cards_held(phases: Sequence[Phase]) -> tuple[int, int]:
-    """(cards each player holds at the showdown, cards on the board)."""
-    held = board = 0
-    for phase in phases:
-        if isinstance(phase, Deal):
-            held += phase.per_player
-            board += phase.board
-        elif isinstance(phase, Discard):
-            held -= phase.count
-    return held, board
 
 
 def read_deck(table: Table, draws: bool, board: int) -> tuple[DeckSpec, ExhaustionRule, bool, bool]:

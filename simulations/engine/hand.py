@@ -73,6 +73,9 @@ from simulations.engine.reopening import still_closed
 from simulations.engine.settle import settle
 from simulations.evaluators.lowball import Lowball
 
+# Actions that read no bet or raise amounts.
+_PLAIN = frozenset({ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN})
+
 __all__ = ["Action", "ActionKind", "BlindSeats", "Hand", "IllegalAction", "LegalActions", "Post"]
 
 
@@ -192,14 +195,13 @@ class Hand(ForcedPosting, CardPhases):
             choice = self._choice(seat)
             self._legal = LegalActions(seat, 0, None, 0, choice.kind, None, choice=choice)
             return self._legal
-        to_call = min(self._to_match - self.round_bets[seat], stack)
+        to_call, bring_in = self._call_and_bring_in(seat)
         all_in_total = self.round_bets[seat] + stack
         kind = ActionKind.RAISE if self._to_match else ActionKind.BET
         # The rule's bounds are worked out once a turn: the full total comes from the same
         # bounds as the wager range (and act() hands it on to _wager).
         wager, bounds = self._wager_range(seat)
         full = None if wager is None or bounds is None else bounds.low
-        bring_in = min(self.game.forced.bring_in, stack) if self._bring_in_due else None
         self._legal = LegalActions(seat, to_call, wager, all_in_total, kind, full, bring_in)
         return self._legal
 
@@ -211,21 +213,14 @@ class Hand(ForcedPosting, CardPhases):
             raise IllegalAction(f"there is no seat {seat}: seats are 0..{self.n - 1}")
         kind = action.kind
         actor = self.actor
-        plain = (
-            kind is ActionKind.FOLD
-            or kind is ActionKind.CHECK
-            or kind is ActionKind.CALL
-            or kind is ActionKind.BRING_IN
-        )
+        plain = kind in _PLAIN
         asked = self._legal is not None and self._legal.seat == actor
         if plain and not asked and actor is not None and self._decision() is None:
             # A fold, check, call or bring-in reads no bet or raise amounts: unless the
             # player has asked for them already, neither they nor the legal actions are made.
             if seat is not None and seat != actor:
                 raise IllegalAction(f"seat {seat} acted out of turn: seat {actor} is to act")
-            stack = int(self.stacks[actor])
-            to_call = min(self._to_match - self.round_bets[actor], stack)
-            bring_in = min(self.game.forced.bring_in, stack) if self._bring_in_due else None
+            to_call, bring_in = self._call_and_bring_in(actor)
             self._check_plain(kind, to_call, bring_in)
             self._apply_plain(actor, kind, to_call, bring_in)
             self._after_action(actor)
@@ -235,7 +230,7 @@ class Hand(ForcedPosting, CardPhases):
             raise IllegalAction(f"seat {seat} acted out of turn: seat {legal.seat} is to act")
         s = legal.seat
         if legal.choice is not None:
-            self._decide(s, action)
+            self._decide(s, action, legal.choice)
             return
         self._check(action, legal)
         if plain:
@@ -245,6 +240,12 @@ class Hand(ForcedPosting, CardPhases):
             self._bring_in_due = False  # completed: the bring-in's choice is made
             self._wager(s, action.total, legal.full_total)
         self._after_action(s)
+
+    def _call_and_bring_in(self, seat: int) -> tuple[int, int | None]:
+        """What a call costs ``seat`` (at most his stack), and the bring-in if it is due."""
+        stack = int(self.stacks[seat])
+        to_call = min(self._to_match - self.round_bets[seat], stack)
+        return to_call, min(self.game.forced.bring_in, stack) if self._bring_in_due else None
 
     def _apply_plain(self, s: int, kind: ActionKind, to_call: int, bring_in: int | None) -> None:
         """A checked bring-in, fold, check or call: ``to_call`` and ``bring_in`` as
@@ -320,8 +321,6 @@ class Hand(ForcedPosting, CardPhases):
         if not self._someone_could_call_more(seat):
             return "no opponent can call a raise: call or fold"
         return "the betting is capped"
-
-    # -- internals ---------------------------------------------------------------------
 
     # -- phases ------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ the stub before the next player draws.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -148,19 +149,16 @@ class PhaseKind(StrEnum):
     EXPOSE = "expose"
 
 
-def phase_kind(phase: Phase) -> PhaseKind:
-    match phase:
-        case Deal():
-            return PhaseKind.DEAL
-        case Bet():
-            return PhaseKind.BET
-        case Draw():
-            return PhaseKind.DRAW
-        case Discard():
-            return PhaseKind.DISCARD
-        case Expose():
-            return PhaseKind.EXPOSE
-    raise TypeError(f"not a phase: {phase!r}")
+def cards_held(phases: Sequence[Phase]) -> tuple[int, int]:
+    """(cards each player who stays holds once ``phases`` are done, cards on the board)."""
+    held = board = 0
+    for phase in phases:
+        if isinstance(phase, Deal):
+            held += phase.per_player
+            board += phase.board
+        elif isinstance(phase, Discard):
+            held -= phase.count
+    return held, board
 
 
 def decision_action(phase: Decision) -> ActionKind:

@@ -154,12 +154,10 @@ class Half:
         assert self.board is not None
         row = [int(c) for c in (*hole, *board)]
         combos = selection.board_combos(selection.usable_boards[self.board])
+        anywhere = replace(self, board=None)  # this half, ranking five cards as they stand
         best: Ranking | None = None
         for combo in combos:
-            five = [row[j] for j in combo]
-            ranked = Half(self.ranking, self.qualifier, self.system).rank(
-                _FIVE, five[: _FIVE.hole_cards], ()
-            )
+            ranked = anywhere.rank(_FIVE, [row[j] for j in combo], ())
             if ranked is not None and (best is None or ranked.value > best.value):
                 best = ranked
         return best

@@ -2,12 +2,13 @@
 #   make run    create .venv, install cardroom, start the service, run the bad-beat example
 #               job through it with a progress bar, print the result, stop the service
 #   make test   create .venv, install cardroom with its test tools, lint and run every test
+# Both compile the engine's hot modules first (make compile; make pure runs plain Python).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 JOB ?= examples/bad_beat.toml
 
-.PHONY: run test lint bench tools clean
+.PHONY: run test lint bench tools compile pure clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "cardroom needs Python 3.11 or newer")'
@@ -15,18 +16,32 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[compile]'
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,compile]'
 	touch $(VENV)/.installed $@
 
 $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python -m pip install --quiet -e '.[bench,compile]'
 	touch $(VENV)/.installed $@
 
-run: $(VENV)/.installed
+# mypyc (simulations/engine/compiled.py): extension modules beside the sources, rebuilt
+# whenever an engine source changes; the engine refuses to import a stale build.
+ENGINE_SOURCES := $(wildcard simulations/engine/*.py) setup.py
+COMPILED_STAMP := simulations/engine/.compiled
+
+$(COMPILED_STAMP): $(ENGINE_SOURCES) | $(VENV)/.installed
+	CARDROOM_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace --force
+	touch $@
+
+compile: $(COMPILED_STAMP)
+
+pure:
+	rm -f $(COMPILED_STAMP) simulations/engine/*.so simulations/engine/*.pyd
+
+run: $(VENV)/.installed $(COMPILED_STAMP)
 	$(BIN)/python -m service.local_run $(JOB)
 
 lint: $(VENV)/.installed-test
@@ -34,10 +49,10 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint
+test: lint $(COMPILED_STAMP)
 	$(BIN)/python -m pytest
 
-bench: $(VENV)/.installed-bench
+bench: $(VENV)/.installed-bench $(COMPILED_STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/bench_rankings_low.py
 	$(BIN)/python bench/bench_rankings_high.py
@@ -50,6 +65,6 @@ tools:
 	command -v prometheus >/dev/null || (apt-get update -q && apt-get install -y -q --no-install-recommends prometheus)
 	test -x .tools/node_modules/.bin/buf || npm install --prefix .tools --silent --no-audit --no-fund @bufbuild/buf@1.75.0
 
-clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+clean: pure
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
 	find . -name __pycache__ -prune -exec rm -rf {} +

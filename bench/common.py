@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import json
 import os
 import platform
@@ -134,11 +135,24 @@ def machine_facts(packages: Iterable[str], *, pin: bool = False) -> dict[str, An
     if pin:
         facts["pinned_cpu"] = pin_to_one_cpu()
     return facts | {
+        "engine": engine_build(),
         "load_average_at_start": os.getloadavg()[0],
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "platform": platform.platform(),
         "versions": versions,
     }
+
+
+def engine_build() -> str:
+    """Whether the reference engine runs compiled (simulations/engine/compiled.py)."""
+    from simulations.engine import compiled
+
+    for name in compiled.COMPILED:
+        importlib.import_module(f"simulations.engine.{name}")
+    done = compiled.compiled_modules()
+    if not done:
+        return "plain Python (not compiled: `make compile`)"
+    return f"compiled with mypyc ({len(done)} of {len(compiled.COMPILED)} modules)"
 
 
 def parse_args(argv: Sequence[str] | None, description: str, hands_help: str) -> argparse.Namespace:
@@ -198,7 +212,8 @@ def machine_lines(machine: Mapping[str, Any], versions: Iterable[str]) -> list[s
         f"- CPUs: {machine['cpu_count']} ({machine['cpu_model']}), this process {pinned}; "
         f"1-minute load average {machine['load_average_at_start']:.2f} at start, "
         f"{machine['load_average_at_end']:.2f} at end",
-        f"- Python: {machine['python']} on {machine['platform']}",
+        f"- Python: {machine['python']} on {machine['platform']}; the engine "
+        f"{machine.get('engine', 'plain Python')}",
         "- " + ", ".join(f"{name} {v[name]}" for name in versions),
         "",
     ]

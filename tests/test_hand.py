@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from fractions import Fraction
 
 import numpy as np
@@ -16,6 +15,7 @@ from simulations.engine.game import JackpotDrop, Rake, holdem
 from simulations.engine.hand import Action, Hand, IllegalAction
 from simulations.engine.limits import IncompleteRaiseRule, Limit, Stakes
 from simulations.engine.pots import Pot
+from tests.state import state_of
 
 
 def _deck(holes: list[str], board: str, n: int, button: int) -> list[int]:
@@ -217,7 +217,7 @@ def test_illegal_actions_leave_the_hand_unchanged() -> None:
     game = holdem(Limit.NO, blinds=(5, 10), stakes=Stakes(10, unit=5))
     hand = Hand(game, [1000] * 3, button=0, rng=np.random.default_rng(7))
     hand.legal_actions()  # fills the per-turn cache, so that only real changes would show
-    before = copy.deepcopy(hand.__dict__)
+    before = state_of(hand)
     for action, seat, message in [
         (Action.call(), 1, "out of turn"),
         (Action.call(), 7, "no seat 7"),
@@ -231,7 +231,7 @@ def test_illegal_actions_leave_the_hand_unchanged() -> None:
     ]:
         with pytest.raises(IllegalAction, match=message):
             hand.act(action, seat)
-        assert hand.__dict__ == before
+        assert state_of(hand) == before
     with pytest.raises(ValueError, match="positive"):
         Hand(game, [100, 0, 100], button=0, rng=np.random.default_rng(1))
     with pytest.raises(ValueError, match="button"):

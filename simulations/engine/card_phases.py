@@ -10,6 +10,8 @@ takes effect when every live player has chosen (:mod:`simulations.engine.phases`
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from simulations.cards import Card
 from simulations.engine.actions import Action, CardChoice, LegalActions
 from simulations.engine.dealer import Dealer
@@ -20,7 +22,6 @@ from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.phases import (
     Deal,
     Decision,
-    Discard,
     Draw,
     Expose,
     decision_action,
@@ -28,6 +29,7 @@ from simulations.engine.phases import (
 )
 
 
+@trait  # a mixin of Hand: the compiled engine allows one base class besides traits
 class CardPhases:
     """Deals and card decisions, mixed into :class:`~simulations.engine.hand.Hand` (which
     owns the state declared here)."""
@@ -45,6 +47,7 @@ class CardPhases:
     _dealer: Dealer
     _legal: LegalActions | None
     _draws: int
+    _decision: Decision | None
     _deciding: list[int]
     _chosen: dict[int, tuple[Card, ...]]
     _owed: list[tuple[int, int]]
@@ -73,13 +76,10 @@ class CardPhases:
             self.board.extend(dealt.board)
             self.events.append(BoardDealt(phase.street, dealt.board))
 
-    def _decision(self) -> Decision | None:
-        phase = self.game.phases[self.phase] if self.phase >= 0 else None
-        return phase if isinstance(phase, Draw | Discard | Expose) else None
-
     def _open_decision(self, phase: Decision) -> bool:
         """Start a draw, discard or exposure: every live player chooses in turn from the
         dealer's left (True: someone is to choose)."""
+        self._decision = phase
         self._deciding = [s for s in clockwise(self.button + 1, self.n) if not self.folded[s]]
         self._chosen = {}
         self._owed = []
@@ -90,9 +90,7 @@ class CardPhases:
         self.actor = self._deciding[0] if self._deciding else None
         return self.actor is not None
 
-    def _choice(self, seat: int) -> CardChoice:
-        phase = self._decision()
-        assert phase is not None
+    def _choice(self, seat: int, phase: Decision) -> CardChoice:
         kind = decision_action(phase)
         if isinstance(phase, Draw):
             return CardChoice(kind, tuple(self.hole[seat]), 0, phase.most, phase.most_keeping_ace)
@@ -101,34 +99,33 @@ class CardPhases:
             return CardChoice(kind, down, phase.count, phase.count)
         return CardChoice(kind, tuple(self.hole[seat]), phase.count, phase.count)
 
-    def _decide(self, seat: int, action: Action, choice: CardChoice) -> None:
+    def _decide(self, seat: int, action: Action, choice: CardChoice, phase: Decision) -> None:
         """Apply ``seat``'s answer to ``choice`` (what ``legal_actions`` offered him)."""
-        phase = self._decision()
-        assert phase is not None
-        check_choice(choice, action, self.game.showdown.wild_ranks)
+        check_choice(choice, action, self.game.showdown)
         self._legal = None
         self._deciding.pop(0)
-        if simultaneous(phase):
+        together = simultaneous(phase)
+        if together:
             self._chosen[seat] = action.cards
         else:
-            self._draw(seat, action.cards)
+            assert isinstance(phase, Draw)  # the one phase taken player by player
+            self._draw(seat, action.cards, phase)
         if self._deciding:
             self.actor = self._deciding[0]
             return
-        if simultaneous(phase):
+        if together:
             self._reveal(phase)
         else:
-            self._deal_owed()
+            assert isinstance(phase, Draw)
+            self._deal_owed(phase)
         self.actor = None
         self._advance()
 
-    def _draw(self, seat: int, discards: tuple[Card, ...]) -> None:
+    def _draw(self, seat: int, discards: tuple[Card, ...], street: Draw) -> None:
         """Rules 003_6e018542f14946f8.txt, 'Five-card draw': the player discards, then is dealt
         'the same number of cards he discarded'.  Unless the game allows it, no one is dealt
         five consecutive cards from the stub: 'he is given four of them in turn, the other
         players are given their draws, and then the dealer returns to that player'."""
-        street = self.game.phases[self.phase]
-        assert isinstance(street, Draw)
         self.hole[seat] = [c for c in self.hole[seat] if c not in discards]
         self._dealer.discard(self._draws, seat, discards)
         self.events.append(Discarded(seat, discards))
@@ -146,11 +143,9 @@ class CardPhases:
         self.events.append(HoleDealt(seat, cards))
         self._last_replaced = seat
 
-    def _deal_owed(self) -> None:
+    def _deal_owed(self, street: Draw) -> None:
         """The replacements held back by the five-consecutive rule, after everyone else's
         draw — 'if no later player drew, it is necessary to deal a burn card first'."""
-        street = self.game.phases[self.phase]
-        assert isinstance(street, Draw)
         for seat, count in self._owed:
             if self._last_replaced == seat:
                 self._dealer.burn()

@@ -40,11 +40,24 @@ class Dealt:
     community: bool  # the players' cards went to the board as one community card
 
 
-@dataclass(frozen=True)
 class Discard:
-    draw: int  # which draw of the hand (0 is the first)
-    seat: int
-    card: Card
+    """A card discarded in a draw, kept for a reshuffle.  A plain class, made once per card
+    on every draw: a dataclass's generated constructor would cost several times more."""
+
+    def __init__(self, draw: int, seat: int, card: Card) -> None:
+        self.draw = draw  # which draw of the hand (0 is the first)
+        self.seat = seat
+        self.card = card
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Discard):
+            return NotImplemented
+        return (self.draw, self.seat, self.card) == (other.draw, other.seat, other.card)
+
+    __hash__ = None  # type: ignore[assignment]  # compared by value, and mutable
+
+    def __repr__(self) -> str:
+        return f"Discard(draw={self.draw}, seat={self.seat}, card={self.card})"
 
 
 @dataclass

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from simulations.cards import Rank, format_card, format_cards, is_joker, rank_of
 from simulations.engine.actions import Action, CardChoice, IllegalAction
+from simulations.engine.showdown import Showdown
 
 
-def check_choice(choice: CardChoice, action: Action, wild_ranks: frozenset[Rank]) -> None:
-    """Refuse ``action`` unless it answers ``choice`` with cards the player may name."""
+def check_choice(choice: CardChoice, action: Action, showdown: Showdown) -> None:
+    """Refuse ``action`` unless it answers ``choice`` with cards the player may name (the
+    game's ``showdown`` tells which ranks are wild)."""
     if action.kind is not choice.kind:
         raise IllegalAction(
             f"a {choice.kind.value} is due: name the cards (got {action.kind.value})"
@@ -34,8 +36,9 @@ def check_choice(choice: CardChoice, action: Action, wild_ranks: frozenset[Rank]
     if choice.most_keeping_ace is not None and count > most:
         most = choice.most_keeping_ace
         kept = [c for c in choice.cards if c not in cards]
+        wild_ranks = showdown.wild_ranks
         if count <= most and not any(
-            is_joker(c) or rank_of(c) in (Rank.ACE, *wild_ranks) for c in kept
+            is_joker(c) or rank_of(c) is Rank.ACE or rank_of(c) in wild_ranks for c in kept
         ):
             raise IllegalAction(
                 f"at most {choice.most} cards may be drawn unless an ace or wild card is kept"

@@ -65,6 +65,7 @@ from simulations.engine.openers import holds_openers
 from simulations.engine.phases import (
     Bet,
     Deal,
+    Decision,
     FirstToAct,
 )
 from simulations.engine.posting import ForcedPosting
@@ -72,9 +73,6 @@ from simulations.engine.pots import Chips, Pot
 from simulations.engine.reopening import still_closed
 from simulations.engine.settle import settle
 from simulations.evaluators.lowball import Lowball
-
-# Actions that read no bet or raise amounts.
-_PLAIN = frozenset({ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN})
 
 __all__ = ["Action", "ActionKind", "BlindSeats", "Hand", "IllegalAction", "LegalActions", "Post"]
 
@@ -138,6 +136,7 @@ class Hand(ForcedPosting, CardPhases):
         self.street = 0  # the betting round reached (0: the first)
         self._rounds_begun = 0  # betting rounds (bet phases) begun
         self._draws = 0  # draws begun
+        self._decision: Decision | None = None  # the draw, discard or exposure under way
         self._deciding: list[int] = []  # a decision phase: seats still to choose, in order
         self._chosen: dict[int, tuple[Card, ...]] = {}  # a simultaneous phase's choices so far
         self._owed: list[tuple[int, int]] = []  # (seat, cards): replacements held back
@@ -191,8 +190,8 @@ class Hand(ForcedPosting, CardPhases):
             return self._legal
         seat = self.actor
         stack = int(self.stacks[seat])
-        if self._decision() is not None:
-            choice = self._choice(seat)
+        if self._decision is not None:
+            choice = self._choice(seat, self._decision)
             self._legal = LegalActions(seat, 0, None, 0, choice.kind, None, choice=choice)
             return self._legal
         to_call, bring_in = self._call_and_bring_in(seat)
@@ -208,38 +207,42 @@ class Hand(ForcedPosting, CardPhases):
     # -- acting ------------------------------------------------------------------------
 
     def act(self, action: Action, seat: int | None = None) -> None:
-        """Apply ``action`` for the seat to act (``seat``, if given, must be that seat)."""
+        """Apply ``action`` for the seat to act (``seat``, if given, must be that seat).
+
+        The checks are those of :meth:`legal_actions`, read from what it listed when the
+        player asked for it this turn, or else worked out here for this action alone (a
+        call reads no bet or raise amounts, a draw no betting): the same rules either way.
+        """
         if seat is not None and not 0 <= seat < self.n:
             raise IllegalAction(f"there is no seat {seat}: seats are 0..{self.n - 1}")
-        kind = action.kind
         actor = self.actor
-        plain = kind in _PLAIN
-        asked = self._legal is not None and self._legal.seat == actor
-        if plain and not asked and actor is not None and self._decision() is None:
-            # A fold, check, call or bring-in reads no bet or raise amounts: unless the
-            # player has asked for them already, neither they nor the legal actions are made.
-            if seat is not None and seat != actor:
-                raise IllegalAction(f"seat {seat} acted out of turn: seat {actor} is to act")
-            to_call, bring_in = self._call_and_bring_in(actor)
-            self._check_plain(kind, to_call, bring_in)
-            self._apply_plain(actor, kind, to_call, bring_in)
-            self._after_action(actor)
+        if actor is None:
+            raise IllegalAction("no one is to act: the hand is over")
+        if seat is not None and seat != actor:
+            raise IllegalAction(f"seat {seat} acted out of turn: seat {actor} is to act")
+        asked = self._legal if self._legal is not None and self._legal.seat == actor else None
+        decision = self._decision
+        if decision is not None:
+            choice = asked.choice if asked is not None else None
+            if choice is None:
+                choice = self._choice(actor, decision)
+            self._decide(actor, action, choice, decision)
             return
-        legal = self.legal_actions()
-        if seat is not None and seat != legal.seat:
-            raise IllegalAction(f"seat {seat} acted out of turn: seat {legal.seat} is to act")
-        s = legal.seat
-        if legal.choice is not None:
-            self._decide(s, action, legal.choice)
-            return
-        self._check(action, legal)
-        if plain:
-            self._apply_plain(s, kind, legal.to_call, legal.bring_in)
-        else:
-            assert action.total is not None
+        kind = action.kind
+        to_call, bring_in = self._call_and_bring_in(actor)
+        self._check_plain(kind, to_call, bring_in)
+        if kind is ActionKind.BET or kind is ActionKind.RAISE:
+            if asked is not None:
+                wager, full_total = asked.wager, asked.full_total
+            else:
+                wager, bounds = self._wager_range(actor)
+                full_total = None if wager is None or bounds is None else bounds.low
+            total = self._check_wager(action, actor, wager)
             self._bring_in_due = False  # completed: the bring-in's choice is made
-            self._wager(s, action.total, legal.full_total)
-        self._after_action(s)
+            self._wager(actor, total, full_total)
+        else:
+            self._apply_plain(actor, kind, to_call, bring_in)
+        self._after_action(actor)
 
     def _call_and_bring_in(self, seat: int) -> tuple[int, int | None]:
         """What a call costs ``seat`` (at most his stack), and the bring-in if it is due."""
@@ -274,6 +277,8 @@ class Hand(ForcedPosting, CardPhases):
             )
         if kind is ActionKind.BRING_IN and bring_in is None:
             raise IllegalAction("no bring-in is due")
+        if kind is ActionKind.DRAW or kind is ActionKind.DISCARD or kind is ActionKind.EXPOSE:
+            raise IllegalAction(f"a betting turn, not a {kind.value}: no cards are chosen now")
         if kind is ActionKind.FOLD and not to_call > 0:
             raise IllegalAction("nothing to call: check instead of folding")
         can_check = to_call == 0 and bring_in is None
@@ -282,25 +287,26 @@ class Hand(ForcedPosting, CardPhases):
         if kind is ActionKind.CALL and can_check:
             raise IllegalAction("nothing to call: check")
 
-    def _check(self, action: Action, legal: LegalActions) -> None:
+    def _check_wager(self, action: Action, seat: int, wager: tuple[int, int] | None) -> int:
+        """The total of a bet or raise ``seat`` may make now (``wager``: the turn's range, as
+        :class:`LegalActions` lists it), or IllegalAction."""
         kind = action.kind
-        self._check_plain(kind, legal.to_call, legal.bring_in)
-        if kind in (ActionKind.BET, ActionKind.RAISE):
-            if (kind is ActionKind.BET) != (self._to_match == 0):
-                word = "bet" if self._to_match == 0 else "raise"
-                raise IllegalAction(f"there is {'no' if word == 'bet' else 'a'} bet: {word}")
-            if action.total is None:
-                raise IllegalAction(f"a {kind.value} needs a total")
-            if legal.wager is None:
-                raise IllegalAction(self._why_no_wager(legal.seat))
-            low, high = legal.wager
-            total = action.total
-            if total == legal.all_in_total and total <= high:
-                return  # all in for less than the minimum is always allowed
-            if not low <= total <= high:
-                raise IllegalAction(f"a {kind.value} must be to {low}..{high}, got {total}")
-            if not self.stakes.on_unit(total):
-                raise IllegalAction(f"bets come in units of {self.stakes.unit}; {total} is not one")
+        if (kind is ActionKind.BET) != (self._to_match == 0):
+            word = "bet" if self._to_match == 0 else "raise"
+            raise IllegalAction(f"there is {'no' if word == 'bet' else 'a'} bet: {word}")
+        total = action.total
+        if total is None:
+            raise IllegalAction(f"a {kind.value} needs a total")
+        if wager is None:
+            raise IllegalAction(self._why_no_wager(seat))
+        low, high = wager
+        if total == self.round_bets[seat] + int(self.stacks[seat]) and total <= high:
+            return total  # all in for less than the minimum is always allowed
+        if not low <= total <= high:
+            raise IllegalAction(f"a {kind.value} must be to {low}..{high}, got {total}")
+        if not self.stakes.on_unit(total):
+            raise IllegalAction(f"bets come in units of {self.stakes.unit}; {total} is not one")
+        return total
 
     def _may_open(self, seat: int) -> bool:
         """Whether ``seat`` may make this round's first bet (jackpots' openers)."""
@@ -339,6 +345,7 @@ class Hand(ForcedPosting, CardPhases):
                 self._finish([s for s in range(self.n) if not self.folded[s]])
                 return
             self.phase += 1
+            self._decision = None
             phase = phases[self.phase]
             if isinstance(phase, Deal):
                 self._deal(phase)

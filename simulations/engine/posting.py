@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from mypy_extensions import trait
+
 from simulations.engine.events import Event, Posted, PostKind
 from simulations.engine.forced import BlindSeats, Post, clockwise
 from simulations.engine.game import BigBlindAnteOrder, GameDefinition, StraddleRule
@@ -17,6 +19,7 @@ from simulations.engine.limits import Limit, PotLimitBlinds, Stakes
 from simulations.engine.pots import Chips
 
 
+@trait  # a mixin of Hand: the compiled engine allows one base class besides traits
 class ForcedPosting:
     """Posting the forced bets, mixed into :class:`~simulations.engine.hand.Hand` (which owns
     the state declared here)."""

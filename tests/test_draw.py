@@ -26,6 +26,7 @@ from simulations.engine.limits import Limit, Stakes
 from simulations.engine.phases import Bet, Deal, Draw, FirstToAct
 from simulations.engine.variants import variant
 from simulations.evaluators.selection import FIVE_CARDS
+from tests.state import state_of
 
 
 def five_card_draw(
@@ -142,23 +143,35 @@ def test_draw_order_and_cards_received() -> None:
     assert [(e.seat, len(e.cards)) for e in discards] == [(3, 0), (1, 1), (2, 2)]
 
 
-def test_bad_draws_are_refused_and_leave_the_hand_unchanged() -> None:
+@pytest.mark.parametrize("asked", [True, False], ids=["legal actions asked", "not asked"])
+def test_bad_draws_are_refused_and_leave_the_hand_unchanged(asked: bool) -> None:
+    """Whether or not the player asked for his legal actions first (act() then checks the
+    draw on its own), a bad draw is refused and nothing changes; so is a draw on a betting
+    turn."""
     hand = Hand(five_card_draw(), [100] * 2, button=0, rng=np.random.default_rng(1))
+    betting = state_of(hand)
+    with pytest.raises(IllegalAction, match="a betting turn, not a draw"):
+        hand.act(Action.draw([hand.hole[hand.actor or 0][0]]))
+    assert state_of(hand) == betting
     _to_the_draw(hand)
-    legal = hand.legal_actions()
-    assert legal.choice is not None
-    mine = legal.choice.cards
-    theirs = next(c for c in hand.hole[1 - legal.seat])
-    before = [list(h) for h in hand.hole]
+    seat = hand.actor
+    assert seat is not None
+    mine = tuple(hand.hole[seat])
+    if asked:
+        legal = hand.legal_actions()
+        assert legal.choice is not None and legal.choice.cards == mine
+    theirs = hand.hole[1 - seat][0]
+    before = state_of(hand)
     for action, message in [
         (Action.draw([theirs]), "not one of the player's cards"),
         (Action.draw([mine[0], mine[0]]), "named twice"),
         (Action.check(), "a draw is due"),
         (Action.discard([mine[0]]), "a draw is due"),
+        (Action.raise_to(8), "a draw is due"),
     ]:
         with pytest.raises(IllegalAction, match=message):
             hand.act(action)
-    assert [list(h) for h in hand.hole] == before
+        assert state_of(hand) == before
 
 
 def test_no_more_than_three_unless_keeping_an_ace() -> None:

@@ -15,7 +15,7 @@ from mypy_extensions import trait
 from simulations.cards import Card
 from simulations.engine.actions import Action, CardChoice, LegalActions
 from simulations.engine.dealer import Dealer
-from simulations.engine.decisions import check_choice
+from simulations.engine.decisions import ChoiceTerms, check_cards, check_choice
 from simulations.engine.events import BoardDealt, Discarded, Event, Exposed, HoleDealt
 from simulations.engine.forced import clockwise
 from simulations.engine.game import ExhaustionRule, GameDefinition
@@ -91,17 +91,27 @@ class CardPhases:
         return self.actor is not None
 
     def _choice(self, seat: int, phase: Decision) -> CardChoice:
+        return CardChoice(*self._choice_terms(seat, phase))
+
+    def _choice_terms(self, seat: int, phase: Decision) -> ChoiceTerms:
+        """What ``seat`` may choose in ``phase`` (:class:`CardChoice`'s fields)."""
         kind = decision_action(phase)
         if isinstance(phase, Draw):
-            return CardChoice(kind, tuple(self.hole[seat]), 0, phase.most, phase.most_keeping_ace)
+            return kind, tuple(self.hole[seat]), 0, phase.most, phase.most_keeping_ace
         if isinstance(phase, Expose):
             down = tuple(c for c in self.hole[seat] if c not in self.up[seat])
-            return CardChoice(kind, down, phase.count, phase.count)
-        return CardChoice(kind, tuple(self.hole[seat]), phase.count, phase.count)
+            return kind, down, phase.count, phase.count, None
+        return kind, tuple(self.hole[seat]), phase.count, phase.count, None
 
-    def _decide(self, seat: int, action: Action, choice: CardChoice, phase: Decision) -> None:
-        """Apply ``seat``'s answer to ``choice`` (what ``legal_actions`` offered him)."""
-        check_choice(choice, action, self.game.showdown)
+    def _decide(
+        self, seat: int, action: Action, choice: CardChoice | None, phase: Decision
+    ) -> None:
+        """Apply ``seat``'s answer to ``choice`` (what ``legal_actions`` offered him), or,
+        when he did not ask, to what the phase lets him choose."""
+        if choice is not None:
+            check_choice(choice, action, self.game.showdown)
+        else:
+            check_cards(self._choice_terms(seat, phase), action, self.game.showdown)
         self._legal = None
         self._deciding.pop(0)
         together = simultaneous(phase)

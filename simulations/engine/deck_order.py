@@ -89,11 +89,12 @@ class DeckOrder:
                 raise ValueError("deal from a given deck order or a seeded rng")
             cards = cast(list[Card], list(map(int, _pack(game.deck).shuffled(rng))))
         else:
-            cards = cast(list[Card], list(map(int, deck)))
-            if len(set(cards)) != len(cards):
+            cards = cast(list[Card], [int(c) for c in deck])
+            distinct = set(cards)
+            if len(distinct) != len(cards):
                 ensure_distinct(cards)  # names the first repeat
             allowed = _pack_cards(game.deck)
-            if not allowed.issuperset(cards):
+            if not distinct <= allowed:
                 stranger = next(card for card in cards if card not in allowed)
                 raise ValueError(
                     f"deck: {format_card(stranger)} is not a card of {game.name}'s "
@@ -106,6 +107,12 @@ class DeckOrder:
         card = self.cards[self.dealt]
         self.dealt += 1
         return card
+
+    def take(self, count: int) -> tuple[Card, ...]:
+        """The next ``count`` cards (the stub holds them), in order."""
+        cards = self.cards[self.dealt : self.dealt + count]
+        self.dealt += count
+        return cards
 
     def restock(self, stub: Sequence[Card]) -> None:
         """Replace the undealt cards with ``stub`` (a reshuffle when the deck runs out)."""

@@ -56,9 +56,7 @@ from simulations.engine.game import (
 from simulations.engine.limits import (
     IncompleteRaiseRule,
     Limit,
-    RaiseBounds,
-    RoundView,
-    raise_bounds,
+    bounds_of,
     reopens,
 )
 from simulations.engine.openers import holds_openers
@@ -199,8 +197,7 @@ class Hand(ForcedPosting, CardPhases):
         kind = ActionKind.RAISE if self._to_match else ActionKind.BET
         # The rule's bounds are worked out once a turn: the full total comes from the same
         # bounds as the wager range (and act() hands it on to _wager).
-        wager, bounds = self._wager_range(seat)
-        full = None if wager is None or bounds is None else bounds.low
+        wager, full = self._wager_range(seat)
         self._legal = LegalActions(seat, to_call, wager, all_in_total, kind, full, bring_in)
         return self._legal
 
@@ -223,10 +220,7 @@ class Hand(ForcedPosting, CardPhases):
         asked = self._legal if self._legal is not None and self._legal.seat == actor else None
         decision = self._decision
         if decision is not None:
-            choice = asked.choice if asked is not None else None
-            if choice is None:
-                choice = self._choice(actor, decision)
-            self._decide(actor, action, choice, decision)
+            self._decide(actor, action, None if asked is None else asked.choice, decision)
             return
         kind = action.kind
         to_call, bring_in = self._call_and_bring_in(actor)
@@ -235,8 +229,7 @@ class Hand(ForcedPosting, CardPhases):
             if asked is not None:
                 wager, full_total = asked.wager, asked.full_total
             else:
-                wager, bounds = self._wager_range(actor)
-                full_total = None if wager is None or bounds is None else bounds.low
+                wager, full_total = self._wager_range(actor)
             total = self._check_wager(action, actor, wager)
             self._bring_in_due = False  # completed: the bring-in's choice is made
             self._wager(actor, total, full_total)
@@ -480,9 +473,9 @@ class Hand(ForcedPosting, CardPhases):
                 return seat
         return None
 
-    def _wager_range(self, seat: int) -> tuple[tuple[int, int] | None, RaiseBounds | None]:
-        """The seat's (smallest, largest) bet or raise total, or None, with the rule's bounds
-        it was read from (None with it)."""
+    def _wager_range(self, seat: int) -> tuple[tuple[int, int] | None, int | None]:
+        """The seat's (smallest, largest) bet or raise total, or None, with the smallest full
+        bet or raise by the rule (None with it)."""
         stack = int(self.stacks[seat])
         own = self.round_bets[seat]
         if stack <= self._to_match - own or seat in self._acted:
@@ -494,41 +487,46 @@ class Hand(ForcedPosting, CardPhases):
         bounds = self._bounds(seat)
         if bounds is None:
             return None, None
+        low, high = bounds
         all_in = own + stack
-        if all_in < bounds.low:
-            return (all_in, all_in), bounds
-        high = min(bounds.high, all_in)
+        if all_in < low:
+            return (all_in, all_in), low
         if self.game.limit is Limit.FIXED:
-            return (bounds.low, bounds.low), bounds
-        return (bounds.low, high), bounds
+            return (low, low), low
+        return (low, min(high, all_in)), low
 
-    def _bounds(self, seat: int) -> RaiseBounds | None:
+    def _bounds(self, seat: int) -> tuple[int, int] | None:
+        """The rule's (low, high) bet or raise totals for ``seat`` before his stack counts
+        (:func:`~simulations.engine.limits.raise_bounds`), None when capped."""
         # The players able to bet matter only to a capped structure (the cap is lifted
         # heads-up): no-limit and pot-limit turns never read them, so they are not counted.
         contesting = 0
         if self.stakes.max_bets is not None:
             folded, stacks = self.folded, self.stacks
-            contesting = sum(1 for s in range(self.n) if not folded[s] and stacks[s] > 0)
-        view = RoundView(  # positionally: round index, pot, to match, own, last raise,
-            self.street,  # bets made, contesting
+            for s in range(self.n):
+                if not folded[s] and stacks[s] > 0:
+                    contesting += 1
+        return bounds_of(
+            self.game.limit,
+            self.stakes,
+            self.street,
             self.pot_total,
             self._to_match,
             self.round_bets[seat],
             self._last_raise,
             self._bets_made,
             contesting,
+            self._small_blind_credit,
         )
-        bonus = self._small_blind_credit
-        return raise_bounds(self.game.limit, self.stakes, view, pot_limit_bonus=bonus)
 
     def _wager(self, seat: int, total: int, full_total: int | None) -> None:
         """Bet or raise to ``total``.  ``full_total`` is the turn's smallest full bet or raise
-        (``LegalActions.full_total``, the rule's ``bounds.low`` as legal_actions() found it);
+        (``LegalActions.full_total``, the rule's low bound as legal_actions() found it);
         None only when the turn listed no wager, and then the bounds are worked out here."""
         if full_total is None:
             bounds = self._bounds(seat)
             assert bounds is not None
-            full_total = bounds.low
+            full_total = bounds[0]
         faced = self._to_match
         added = total - self.round_bets[seat]
         if self.street == 0 and self._first_opener is None and self._to_match == 0:

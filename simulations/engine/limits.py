@@ -164,30 +164,55 @@ def raise_bounds(
     Returns None when the cap forbids another raise.  ``pot_limit_bonus`` adds chips the
     pot-limit convention counts though they were not posted (a small blind counted as big).
     """
-    capped = stakes.max_bets is not None and view.bets_made >= stakes.max_bets
-    if capped and not (stakes.cap_lifted_heads_up and view.contesting <= 2):
+    found = bounds_of(
+        limit,
+        stakes,
+        view.round_index,
+        view.pot,
+        view.to_match,
+        view.own,
+        view.last_raise,
+        view.bets_made,
+        view.contesting,
+        pot_limit_bonus,
+    )
+    return None if found is None else RaiseBounds(*found)
+
+
+def bounds_of(
+    limit: Limit,
+    stakes: Stakes,
+    round_index: int,
+    pot: int,
+    to_match: int,
+    own: int,
+    last_raise: int,
+    bets_made: int,
+    contesting: int,
+    pot_limit_bonus: int,
+) -> tuple[int, int] | None:
+    """:func:`raise_bounds` on the numbers of a :class:`RoundView` one by one, as (low, high):
+    the hand asks it on every bet and raise, without making the view."""
+    capped = stakes.max_bets is not None and bets_made >= stakes.max_bets
+    if capped and not (stakes.cap_lifted_heads_up and contesting <= 2):
         return None
-    increment = max(view.last_raise, stakes.bet_size(view.round_index))
+    size = stakes.bet_size(round_index)
     if limit is Limit.FIXED:
-        size = stakes.bet_size(view.round_index)
         # A sub-minimum blind or bring-in is completed to a full bet, not raised by one.
-        total = view.to_match + size if view.to_match >= size else size
-        return RaiseBounds(total, total)
+        total = to_match + size if to_match >= size else size
+        return total, total
     # A bring-in below the bet is no bet: the first bet completes it to a full one.
-    completing = view.bets_made == 0 and view.to_match < stakes.bet_size(view.round_index)
+    completing = bets_made == 0 and to_match < size
     if limit is Limit.SPREAD:
-        low, high = stakes.spread(view.round_index)
-        smallest = low if completing else view.to_match + max(low, view.last_raise)
-        return RaiseBounds(smallest, max(smallest, view.to_match + high))
-    if completing or not view.to_match:
-        low = stakes.bet_size(view.round_index)
-    else:
-        low = view.to_match + increment
+        low, high = stakes.spread(round_index)
+        smallest = low if completing else to_match + max(low, last_raise)
+        return smallest, max(smallest, to_match + high)
+    low = size if completing or not to_match else to_match + max(last_raise, size)
     if limit is Limit.NO:
-        return RaiseBounds(low, 1 << 62)
+        return low, 1 << 62
     # Pot limit: call first, then raise by at most the pot as it would then stand.
-    high = view.to_match + view.pot + pot_limit_bonus + view.to_call
-    return RaiseBounds(low, max(low, high))
+    high = to_match + pot + pot_limit_bonus + (to_match - own)
+    return low, max(low, high)
 
 
 def reopens(rule: IncompleteRaiseRule, increment: int, full_increment: int) -> bool:

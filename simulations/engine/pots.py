@@ -57,12 +57,17 @@ def uncalled_bet(contributions: Sequence[int]) -> tuple[int, int]:
     It goes back to its owner before the pots are made: no one can win chips that no one
     else put in against them.  Returns (-1, 0) when the top contribution was matched.
     """
-    if not contributions:
-        return -1, 0
-    top = list(contributions).index(max(contributions))  # the first seat with the most
-    others = max((c for seat, c in enumerate(contributions) if seat != top), default=0)
-    excess = contributions[top] - others
-    return (top, excess) if excess > 0 else (-1, 0)
+    # Plain loops: the settlement of every hand runs through here.
+    top, most, others = -1, 0, 0
+    for seat, chips in enumerate(contributions):
+        if top < 0 or chips > most:  # the first seat with the most
+            if top >= 0:
+                others = max(others, most)
+            top, most = seat, chips
+        else:
+            others = max(others, chips)
+    excess = most - others
+    return (top, excess) if top >= 0 and excess > 0 else (-1, 0)
 
 
 def side_pots(contributions: Sequence[int], live: Sequence[bool]) -> tuple[Pot, ...]:
@@ -76,16 +81,19 @@ def side_pots(contributions: Sequence[int], live: Sequence[bool]) -> tuple[Pot, 
         raise ValueError("contributions and live must cover the same seats")
     if contributions and min(contributions) < 0:
         raise ValueError("a contribution cannot be negative")
-    levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
+    n = len(contributions)
+    levels = sorted({contributions[s] for s in range(n) if live[s] and contributions[s] > 0})
     pots: list[Pot] = []
     floor = 0
     for level in levels:
-        amount = sum(min(c, level) - min(c, floor) for c in contributions)
-        eligible = tuple(
-            seat for seat, (c, alive) in enumerate(zip(contributions, live, strict=True))
-            if alive and c >= level
-        )  # fmt: skip
-        pots.append(Pot(amount, eligible))
+        amount = 0
+        eligible: list[int] = []
+        for seat in range(n):
+            chips = contributions[seat]
+            amount += min(chips, level) - min(chips, floor)
+            if live[seat] and chips >= level:
+                eligible.append(seat)
+        pots.append(Pot(amount, tuple(eligible)))
         floor = level
     if contributions and max(contributions) > floor:
         # Only a bet nobody matched can stand above every live seat's contribution.
@@ -95,7 +103,8 @@ def side_pots(contributions: Sequence[int], live: Sequence[bool]) -> tuple[Pot, 
 
 def clockwise_from_button(seats: Iterable[int], button: int, n_seats: int) -> list[int]:
     """``seats`` ordered clockwise starting with the first seat left of the button."""
-    return sorted(seats, key=lambda seat: (seat - button - 1) % n_seats)
+    first = button + 1
+    return [seat for _, seat in sorted([((seat - first) % n_seats, seat) for seat in seats])]
 
 
 def split(

@@ -52,7 +52,10 @@ def settle(
     player is left); ``flopped`` whether the hand reached its second street ('no flop, no
     drop'); ``carried`` the pot of earlier deals passed out (jackpots: 'everyone antes again
     into the same pot'), dead money in the main pot."""
-    live_money = [c - d for c, d in zip(contributed, dead, strict=True)]
+    n = len(contributed)
+    if len(dead) != n or len(folded) != n:
+        raise ValueError("contributed, dead and folded must cover the same seats")
+    live_money = [contributed[s] - dead[s] for s in range(n)]
     alive = [not f for f in folded]
     returned: list[tuple[int, int]] = []
     seat, excess = uncalled_bet(live_money)
@@ -63,7 +66,10 @@ def settle(
     # others put in above him nobody still in the hand can win ('he may not win any more
     # money from any player above the amount of his bet'), and no one called it — it goes
     # back to those who put it in, like an uncalled bet.
-    top_live = max((m for m, a in zip(live_money, alive, strict=True) if a), default=0)
+    top_live = 0
+    for s in range(n):
+        if alive[s] and live_money[s] > top_live:
+            top_live = live_money[s]
     for s, money in enumerate(live_money):
         if money > top_live:
             live_money[s] = top_live
@@ -76,7 +82,6 @@ def settle(
         else:
             live = tuple(s for s, a in enumerate(alive) if a)
             pots.append(Pot(dead_money, live))
-    n = len(contributed)
     rake, drop, remaining = _take_rake_and_drop(game, tuple(pots), n, flopped)
     awards: list[Award] = []
     for index in range(len(remaining) - 1, -1, -1):
@@ -99,11 +104,17 @@ def _best(
     eligible: Sequence[int], values: Mapping[int, Sequence[int | None]], half: int
 ) -> list[int]:
     """The eligible seats with the best value in ``half`` (none when no one qualifies)."""
-    ranked = [(value, s) for s in eligible if (value := values[s][half]) is not None]
-    if not ranked:
-        return []
-    best = max(value for value, _ in ranked)
-    return [s for value, s in ranked if value == best]
+    best: int | None = None
+    winners: list[int] = []
+    for s in eligible:
+        value = values[s][half]
+        if value is None:
+            continue
+        if best is None or value > best:
+            best, winners = value, [s]
+        elif value == best:
+            winners.append(s)
+    return winners
 
 
 def _take_rake_and_drop(

@@ -163,20 +163,26 @@ class Half:
         return best
 
     def rank_rows(
-        self, selection: Selection | None, rows: npt.NDArray[np.int8], board_cards: int
+        self,
+        selection: Selection | None,
+        rows: npt.NDArray[np.int8],
+        board_cards: int,
+        *,
+        jokers: bool,
     ) -> list[Ranking | None] | None:
         """:meth:`rank` for every row of ``rows`` (each a player's hole cards then the
         ``board_cards`` of the board, as dealt: distinct codes) in one compiled call; the values
         are :meth:`rank`'s and each is named once (the names depend on the value alone).
         None where the batch does not serve and :meth:`rank` must value each player: badugi,
-        one board of several, a ranking system, jokers, or rows the single-hand evaluators
-        would refuse (they then raise as they always have)."""
+        one board of several, a ranking system, jokers (``jokers``: whether any row holds
+        one), or rows the single-hand evaluators would refuse (they then raise as they
+        always have)."""
         if (
             selection is None
             or self.ranking is HandRanking.BADUGI
             or self.board is not None
             or self.system is not None
-            or int(rows.max(initial=0)) >= FIRST_JOKER
+            or jokers  # any row holding a joker (known to the caller without a pass here)
         ):
             return None
         width = rows.shape[1]
@@ -269,11 +275,16 @@ class Showdown:
         player, whether his joker lies face up (a half's ``joker_face_up`` system then ranks
         his hand)."""
         rows = None
+        jokers = False
         if holes and len({len(hole) for hole in holes}) == 1:
-            rows = np.array([[*hole, *board] for hole in holes], dtype=np.int8)
+            listed = [[*hole, *board] for hole in holes]
+            jokers = max(max(row) for row in listed) >= FIRST_JOKER
+            rows = np.array(listed, dtype=np.int8)
         per_half = []
         for half in self.halves:
-            ranked = None if rows is None else half.rank_rows(selection, rows, len(board))
+            ranked = (
+                None if rows is None else half.rank_rows(selection, rows, len(board), jokers=jokers)
+            )
             if ranked is None:
                 ranked = [half.rank(selection, hole, board) for hole in holes]
             if half.joker_face_up is not None and any(jokers_up):

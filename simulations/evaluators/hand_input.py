@@ -112,6 +112,15 @@ def hand_array(
     With ``check`` every row is checked for codes outside 0..51 (jokers included) and for
     repeated cards; the kernels index tables by card code and must never see either.
     """
+    if (
+        not check
+        and isinstance(hands, np.ndarray)
+        and hands.dtype == np.int8
+        and hands.ndim == 2
+        and hands.flags.c_contiguous
+        and min_cards <= hands.shape[1] <= max_cards
+    ):
+        return hands  # a dealer's array, as the kernels take it: nothing to convert
     array = np.asarray(hands)
     if array.ndim != 2:
         raise ValueError(f"hands must be a 2-D array (hands x cards), got {array.ndim} dimensions")

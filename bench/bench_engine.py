@@ -13,7 +13,7 @@ is where the rule texts and pokerkit part ways.  Hands end at a showdown or when
 one fold.
 
 Then, in one process pinned to one CPU, each contender plays every hand and is timed,
-best of its repeats, in rounds so that all meet the same load:
+the median of its repeats (and their range), in rounds so that all meet the same load:
 
 * pokerkit: ``State(...)``, the dealing and the actions of the recorded script;
 * the reference engine: ``Hand(game, stacks, button, deck=deck)`` and ``act`` per action;
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import random
+import statistics
 import sys
 import time
 import warnings
@@ -93,8 +94,8 @@ DEAL_HOLE, DEAL_BOARD, FOLD, CHECK_OR_CALL, BET_OR_RAISE = range(5)
 @dataclass(frozen=True)
 class Config:
     hands: int = 2_000
-    pokerkit_repeats: int = 2
-    reference_repeats: int = 3
+    pokerkit_repeats: int = 5
+    reference_repeats: int = 5
     kernel_repeats: int = 5
     kernel_hands: int = 1_000_000
     smoke: bool = False
@@ -138,11 +139,18 @@ class Contender:
     repeats: int
     work: Callable[[], Any]
     best: float = float("inf")
+    times: list[float] = field(default_factory=list)
     result: Any = None
 
     @property
     def hands_per_s(self) -> float:
-        return self.hands / self.best
+        """The median repeat's rate."""
+        return self.hands / statistics.median(self.times)
+
+    @property
+    def rate_range(self) -> tuple[float, float]:
+        """The slowest and the fastest repeat's rates."""
+        return self.hands / max(self.times), self.hands / min(self.times)
 
 
 @dataclass
@@ -391,7 +399,7 @@ def run(config: Config) -> Report:
         "encode + replay kernel",
         "ReplayBatch.from_records(records), then replay(game, batch), one copy",
         n,
-        1,
+        config.reference_repeats,
         lambda: replay(game, ReplayBatch.from_records(records)),
     )
     time_in_rounds([encode], after=log_pass)
@@ -432,14 +440,14 @@ def markdown(report: Report) -> str:
     ]
     base = next(c for c in report.contenders if c.name == "pokerkit").hands_per_s
     lines += markdown_table(
-        ("engine", "what is timed", "hands", "hands/s", "× pokerkit"),
+        ("engine", "what is timed", "hands", "hands/s: median (range)", "× pokerkit"),
         "llrrr",
         [
             (
                 c.name,
                 f"`{c.call}`",
                 f"{c.hands:,}",
-                rate(c.hands_per_s),
+                f"{rate(c.hands_per_s)} ({rate(c.rate_range[0])}–{rate(c.rate_range[1])})",
                 f"{c.hands_per_s / base:,.1f}×",
             )
             for c in report.contenders
@@ -464,9 +472,10 @@ def markdown(report: Report) -> str:
     )
     lines += [
         "",
-        "Each figure is the best of its repeats, taken in rounds of one pass of every "
-        "contender. pokerkit and the reference engine play one hand after another; the "
-        "kernel is one call over the whole batch.",
+        "Each rate is the median of its repeats (the slowest and fastest in brackets), "
+        "taken in rounds of one pass of every contender; × pokerkit compares medians. "
+        "pokerkit and the reference engine play one hand after another; the kernel is one "
+        "call over the whole batch.",
     ]
     return "\n".join(lines)
 
@@ -486,7 +495,7 @@ def as_json(report: Report) -> dict[str, Any]:
                 "call": c.call,
                 "hands": c.hands,
                 "repeats": c.repeats,
-                "seconds": c.best,
+                "seconds": c.times,
                 "hands_per_s": c.hands_per_s,
                 "ratio_to_pokerkit": c.hands_per_s / base,
             }

@@ -61,11 +61,12 @@ def best_of(work: Callable[[], T], repeats: int) -> tuple[float, T | None]:
 
 
 class Timed(Protocol):
-    """A call timed by :func:`time_in_rounds`: its best time and its first result so far."""
+    """A call timed by :func:`time_in_rounds`: every time, the best, and its first result."""
 
     repeats: int
     work: Callable[[], Any]
     best: float
+    times: list[float]
     result: Any
 
 
@@ -76,8 +77,9 @@ def time_in_rounds(
     after: Callable[[C, float], object] | None = None,
 ) -> None:
     """Time each contender ``repeats`` times, one pass of every contender per round, so that
-    all meet the same changes in the machine's load; keep each one's best time and its first
-    result.  ``before`` runs untimed ahead of each pass, ``after`` is told each pass's time."""
+    all meet the same changes in the machine's load; keep each one's times (and the best) and
+    its first result.  ``before`` runs untimed ahead of each pass, ``after`` is told each
+    pass's time."""
     with gc_paused():
         for round_ in range(max(c.repeats for c in contenders)):
             for c in contenders:
@@ -86,6 +88,7 @@ def time_in_rounds(
                         before(c)
                     seconds, result = timed(c.work)
                     c.best = min(c.best, seconds)
+                    c.times.append(seconds)
                     if c.result is None:
                         c.result = result
                     if after is not None:

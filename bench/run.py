@@ -124,6 +124,7 @@ class Entry:
     ours: bool = False
     checked: bool = False
     best: float = float("inf")
+    times: list[float] = field(default_factory=list)
     result: Any = None  # of the first timed pass
 
 

@@ -19,8 +19,8 @@ def _attributes(value: object) -> tuple[str, ...] | None:
 
 
 def state_of(value: Any) -> Any:
-    """``value`` as plain nested data: dataclasses by their compared fields, other compiled
-    objects by their attributes, containers item by item."""
+    """``value`` as plain nested data: dataclasses by their compared fields, the engine's
+    other objects by their attributes (compiled or not), containers item by item."""
     if isinstance(value, Enum | type):
         return value
     if dataclasses.is_dataclass(value):
@@ -33,4 +33,6 @@ def state_of(value: Any) -> Any:
         return type(value)(state_of(v) for v in value)
     if isinstance(value, dict):
         return {k: state_of(v) for k, v in value.items()}
+    if hasattr(value, "__dict__") and type(value).__module__.startswith("simulations."):
+        return (type(value).__name__, {k: state_of(v) for k, v in vars(value).items()})
     return copy.deepcopy(value)

@@ -21,6 +21,7 @@ from simulations.engine.events import (
     Exhausted,
     Folded,
     HoleDealt,
+    Passed,
     Reshuffled,
 )
 from simulations.engine.game import ExhaustionRule, GameDefinition
@@ -56,6 +57,11 @@ def _check_cards(hand: Hand, name: str, seed: int) -> dict[int, int]:
                     held[event.seat].add(card)
         elif isinstance(event, Burned):
             away.add(event.card)
+        elif isinstance(event, Passed):
+            assert set(event.cards) <= held[event.seat], (name, seed, "passed a card not held")
+            assert event.to not in folded, (name, seed, "a pass to a folded player")
+            held[event.seat] -= set(event.cards)
+            held[event.to] |= set(event.cards)
         elif isinstance(event, Discarded):
             held[event.seat] -= set(event.cards)
             away |= set(event.cards)
@@ -66,6 +72,8 @@ def _check_cards(hand: Hand, name: str, seed: int) -> dict[int, int]:
             gone |= held[event.seat]
     every = [c for h in hand.hole for c in h] + list(hand.board)
     assert len(every) == len(set(every)), (name, seed)
+    # each hand is what the log dealt and passed to it, less what it gave away
+    assert [held[s] for s in range(hand.n)] == [set(h) for h in hand.hole], (name, seed)
     return folded
 
 

@@ -23,6 +23,7 @@ class ActionKind(StrEnum):
     DRAW = "draw"  # discard these cards and be dealt as many (none: stand pat)
     DISCARD = "discard"  # throw these cards away (pineapple)
     EXPOSE = "expose"  # turn these down cards face up
+    PASS = "pass"  # hand these cards to a neighbour (Anaconda)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,11 @@ class Action:
     @classmethod
     def expose(cls, cards: Sequence[int]) -> Action:
         return cls(ActionKind.EXPOSE, cards=tuple(Card(int(c)) for c in cards))
+
+    @classmethod
+    def pass_cards(cls, cards: Sequence[int]) -> Action:
+        """Pass ``cards`` to the neighbour the game's pass names."""
+        return cls(ActionKind.PASS, cards=tuple(Card(int(c)) for c in cards))
 
 
 @dataclass(frozen=True)

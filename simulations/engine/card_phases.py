@@ -16,7 +16,7 @@ from simulations.cards import Card
 from simulations.engine.actions import Action, CardChoice, LegalActions
 from simulations.engine.dealer import Dealer
 from simulations.engine.decisions import ChoiceTerms, check_cards, check_choice
-from simulations.engine.events import BoardDealt, Discarded, Event, Exposed, HoleDealt
+from simulations.engine.events import BoardDealt, Discarded, Event, Exposed, HoleDealt, Passed
 from simulations.engine.forced import clockwise
 from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.phases import (
@@ -24,6 +24,7 @@ from simulations.engine.phases import (
     Decision,
     Draw,
     Expose,
+    Pass,
     decision_action,
     simultaneous,
 )
@@ -98,7 +99,7 @@ class CardPhases:
         kind = decision_action(phase)
         if isinstance(phase, Draw):
             return kind, tuple(self.hole[seat]), 0, phase.most, phase.most_keeping_ace
-        if isinstance(phase, Expose):
+        if isinstance(phase, Expose | Pass):  # a pass hands on cards no one has seen
             down = tuple(c for c in self.hole[seat] if c not in self.up[seat])
             return kind, down, phase.count, phase.count, None
         return kind, tuple(self.hole[seat]), phase.count, phase.count, None
@@ -165,6 +166,9 @@ class CardPhases:
 
     def _reveal(self, phase: Decision) -> None:
         """A simultaneous phase takes effect once every choice is in."""
+        if isinstance(phase, Pass):
+            self._pass(phase)
+            return
         for seat in sorted(self._chosen):
             cards = self._chosen[seat]
             if isinstance(phase, Expose):
@@ -173,4 +177,19 @@ class CardPhases:
             else:
                 self.hole[seat] = [c for c in self.hole[seat] if c not in cards]
                 self.events.append(Discarded(seat, cards))
+        self._chosen = {}
+
+    def _pass(self, phase: Pass) -> None:
+        """Every pass at once (Rules 000_1a86611de8d3f5f7.txt, 'Anaconda': 'It is important
+        that each player discard before looking at the cards he is to receive'): each
+        player's chosen cards leave his hand, then go to the live player the pass names."""
+        live = [s for s in clockwise(self.button + 1, self.n) if s in self._chosen]
+        receivers = phase.receivers(live)
+        for seat in live:
+            cards = self._chosen[seat]
+            self.hole[seat] = [c for c in self.hole[seat] if c not in cards]
+        for seat in live:
+            cards = self._chosen[seat]
+            self.hole[receivers[seat]].extend(cards)
+            self.events.append(Passed(seat, receivers[seat], cards))
         self._chosen = {}

@@ -90,6 +90,15 @@ class Exposed:
 
 
 @dataclass(frozen=True)
+class Passed:
+    """Cards handed from ``seat`` to ``to`` in a pass (they stay face down)."""
+
+    seat: int
+    to: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
 class PassedOut:
     """No one opened: the deal is over and its ``pot`` stays for the next deal."""
 
@@ -163,6 +172,7 @@ Event = (
     | Reshuffled
     | Discarded
     | Exposed
+    | Passed
     | PassedOut
     | Folded
     | Checked

@@ -23,7 +23,7 @@ from simulations.engine.limits import (
     ShortAllInRule,
     Stakes,
 )
-from simulations.engine.phases import Bet, Deal, Discard, Draw, Expose, FirstToAct, Phase
+from simulations.engine.phases import Bet, Deal, Discard, Draw, Expose, FirstToAct, Pass, Phase
 from simulations.engine.pots import OddChipRule
 from simulations.engine.showdown import (
     ACE_TO_FIVE_ONLY,
@@ -295,6 +295,7 @@ class GameDefinition:
         if isinstance(phases[0], Deal) and not phases[0].per_player:
             raise ValueError("phases: the first deal gives each player cards")
         held = 0
+        down = 0  # of them face down, at the least (a discard may take a down card)
         bets = 0
         for index, phase in enumerate(phases):
             if isinstance(phase, Bet):
@@ -302,18 +303,28 @@ class GameDefinition:
                 bets += 1
             if isinstance(phase, Deal):
                 held += phase.per_player
+                down += phase.down
             elif isinstance(phase, Draw) and phase.limit(True) > held:
                 raise ValueError(
                     f"phases[{index}]: {phase.street} may replace {phase.limit(True)} cards "
                     f"but a player holds {held}"
                 )
-            elif isinstance(phase, Discard | Expose) and phase.count > held:
+            elif isinstance(phase, Discard) and phase.count > held:
                 raise ValueError(
                     f"phases[{index}]: {phase.street} needs {phase.count} cards but a player "
                     f"holds {held}"
                 )
+            elif isinstance(phase, Expose | Pass) and phase.count > down:
+                what = "passes" if isinstance(phase, Pass) else "turns up"
+                raise ValueError(
+                    f"phases[{index}]: {phase.street} {what} {phase.count} down cards but a "
+                    f"player holds {down}"
+                )
             if isinstance(phase, Discard):
                 held -= phase.count
+                down = max(0, down - phase.count)
+            elif isinstance(phase, Expose):
+                down -= phase.count
         board = sum(p.board for p in phases if isinstance(p, Deal))
         if self.selection is None:
             if any(h.ranking is not HandRanking.BADUGI for h in self.showdown.halves):

@@ -106,6 +106,10 @@ in a ``[[phases]]`` table) or a table naming its kind and street::
                                                 # burn (default true)
     { discard = "discard", count = 1 }          # each player throws away count cards
     { expose = "roll", count = 1 }              # each player turns count down cards up
+    { pass = "first pass", count = 3, direction = "left" }
+                                                # each player hands count down cards on,
+                                                # all at once; direction: left (default),
+                                                # right or across
 
 ``[house]`` — house options, each with its default::
 

@@ -22,6 +22,8 @@ from simulations.engine.phases import (
     Draw,
     Expose,
     FirstToAct,
+    Pass,
+    PassDirection,
     Phase,
     PhaseKind,
 )
@@ -77,6 +79,11 @@ def _phase(item: object, path: str) -> Phase:
             phase = Draw(street, most, keeping_ace, burn=table.boolean("burn", True))
         elif kind is PhaseKind.DISCARD:
             phase = Discard(street, table.integer("count", 1, 1, MAX_CARDS))
+        elif kind is PhaseKind.PASS:
+            count = table.integer("count", 1, 1, MAX_CARDS)
+            phase = Pass(
+                street, count, table.choice("direction", PassDirection, PassDirection.LEFT)
+            )
         else:
             phase = Expose(street, table.integer("count", 1, 1, MAX_CARDS))
     table.finish()

@@ -270,7 +270,14 @@ class Hand(ForcedPosting, CardPhases):
             )
         if kind is ActionKind.BRING_IN and bring_in is None:
             raise IllegalAction("no bring-in is due")
-        if kind is ActionKind.DRAW or kind is ActionKind.DISCARD or kind is ActionKind.EXPOSE:
+        if not (
+            kind is ActionKind.FOLD
+            or kind is ActionKind.CHECK
+            or kind is ActionKind.CALL
+            or kind is ActionKind.BET
+            or kind is ActionKind.RAISE
+            or kind is ActionKind.BRING_IN
+        ):  # a choice of cards: a draw, discard, exposure or pass
             raise IllegalAction(f"a betting turn, not a {kind.value}: no cards are chosen now")
         if kind is ActionKind.FOLD and not to_call > 0:
             raise IllegalAction("nothing to call: check instead of folding")

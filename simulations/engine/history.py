@@ -19,6 +19,7 @@ from simulations.engine.events import (
     Exposed,
     Folded,
     HoleDealt,
+    Passed,
     Posted,
     Raked,
     Reshuffled,
@@ -57,6 +58,8 @@ def describe_event(event: Event) -> str:
             return f"seat {seat} discards {format_cards(cards)}"
         case Exposed(seat, cards):
             return f"seat {seat} turns up {format_cards(cards)}"
+        case Passed(seat, to, cards):
+            return f"seat {seat} passes {format_cards(cards)} to seat {to}"
         case Folded(seat):
             return f"seat {seat} folds"
         case Checked(seat):

@@ -14,12 +14,15 @@ per kind:
   (pineapple).
 * :class:`Expose` — each live player turns N of his down cards face up, by choice (Mexican
   stud's roll).
+* :class:`Pass` — each live player hands N of his cards to a neighbour (Anaconda, Rules
+  000_1a86611de8d3f5f7.txt: 'No players get to see their new 3 cards until everyone has
+  made a pass'); a player who has folded is 'no longer involved in card passing'.
 
-A decision phase (draw, discard, expose) asks each live player in turn clockwise from the
+A decision phase (draw, discard, expose, pass) asks each live player in turn clockwise from the
 dealer's left.  A *simultaneous* one takes effect only when every player has chosen, so no
-one learns another's choice first (the home-game phases — pass, declare, guts in or out —
-are of this kind); a draw takes effect at once, since each player's replacements come off
-the stub before the next player draws.
+one learns another's choice first (the pass, and the home-game phases to come — declare,
+guts in or out — are of this kind); a draw takes effect at once, since each player's
+replacements come off the stub before the next player draws.
 """
 
 from __future__ import annotations
@@ -135,8 +138,43 @@ class Expose:
             raise ValueError(f"{self.street}: an exposure turns up at least one card")
 
 
-Phase = Deal | Bet | Draw | Discard | Expose
-Decision = Draw | Discard | Expose
+class PassDirection(StrEnum):
+    """Where a pass goes: to the next live player on the left (clockwise, the way the deal
+    goes), on the right, or across the table (halfway round the live players, counting to
+    the left)."""
+
+    LEFT = "left"
+    RIGHT = "right"
+    ACROSS = "across"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Each live player passes ``count`` of his down cards to the live player ``direction``
+    of him; no one sees what he receives until every player has passed."""
+
+    street: str
+    count: int
+    direction: PassDirection = PassDirection.LEFT
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise ValueError(f"{self.street}: a pass hands on at least one card")
+
+    def receivers(self, live: Sequence[int]) -> dict[int, int]:
+        """Who receives each live player's cards (``live``: the seats still in, clockwise
+        from the dealer's left)."""
+        count = len(live)
+        step = {
+            PassDirection.LEFT: 1,
+            PassDirection.RIGHT: count - 1,
+            PassDirection.ACROSS: count // 2,
+        }[self.direction]
+        return {seat: live[(i + step) % count] for i, seat in enumerate(live)}
+
+
+Phase = Deal | Bet | Draw | Discard | Expose | Pass
+Decision = Draw | Discard | Expose | Pass
 
 
 class PhaseKind(StrEnum):
@@ -147,6 +185,7 @@ class PhaseKind(StrEnum):
     DRAW = "draw"
     DISCARD = "discard"
     EXPOSE = "expose"
+    PASS = "pass"
 
 
 def cards_held(phases: Sequence[Phase]) -> tuple[int, int]:
@@ -170,6 +209,8 @@ def decision_action(phase: Decision) -> ActionKind:
             return ActionKind.DISCARD
         case Expose():
             return ActionKind.EXPOSE
+        case Pass():
+            return ActionKind.PASS
     raise TypeError(f"not a decision phase: {phase!r}")
 
 
@@ -202,4 +243,6 @@ def describe_phase(phase: Phase) -> str:
             return f"{street}: discard {count}"
         case Expose(street, count):
             return f"{street}: expose {count}"
+        case Pass(street, count, direction):
+            return f"{street}: pass {count} to the {direction.value}"
     raise TypeError(f"not a phase: {phase!r}")

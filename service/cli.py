@@ -24,7 +24,14 @@ from service import client
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.jobfile import JobFileError, load_job
 from service.render import render
-from simulations.engine.gamefile import load_game_file
+from simulations.engine.gamefile import GameKind, load_any_game_file
+from simulations.engine.guts import GutsSession
+from simulations.engine.guts_history import (
+    DEAL_LIMIT,
+    describe_guts_events,
+    describe_guts_game,
+    play_guts_plainly,
+)
 from simulations.engine.hand import Hand
 from simulations.engine.history import describe_events, play_plainly
 from simulations.engine.phases import describe_phase
@@ -111,7 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
     games.add_argument("show", nargs="?", choices=["show"], help="show one game in full")
     games.add_argument("code", nargs="?", help="the game's code (with show)")
     games.add_argument("--file", type=Path, help="show the game of this game file (TOML)")
-    deal = commands.add_parser("deal", help="deal one hand of a game and print its events")
+    deal = commands.add_parser(
+        "deal", help="deal one hand of a game (a whole game of guts) and print its events"
+    )
     deal.add_argument("code", nargs="?", help="the game's code (see `cardroom games`)")
     deal.add_argument("--file", type=Path, help="deal the game of this game file (TOML)")
     deal.add_argument("--players", type=_positive, default=6)
@@ -277,7 +286,7 @@ def _chosen_game(args: argparse.Namespace, command: str) -> Variant:
     if args.file is not None and args.code is not None:
         raise ValueError(f"{command}: give a game's code or --file, not both")
     if args.file is not None:
-        return Variant.from_entry(load_game_file(args.file))
+        return Variant.from_entry(load_any_game_file(args.file))
     if args.code is None:
         raise ValueError(
             f"{command}: which game? give its code (see `cardroom games`) or --file PATH"
@@ -295,11 +304,16 @@ def cmd_games(args: argparse.Namespace) -> int:
             print("  ".join(row[c].ljust(widths[c]) for c in columns).rstrip())
         return 0
     found = _chosen_game(args, "games show")
-    game = found.game()
     summary = found.summary()
     print(f"{found.code}  {found.name}")
     for key in ("players", "deck", "structure", "showdown"):
         print(f"  {key:<11}{summary[key]}")
+    if found.kind is GameKind.GUTS:
+        for heading, line in describe_guts_game(found.guts()):
+            print(f"  {heading:<11}{line}")
+        print(f"  {'file':<11}{found.source}")
+        return 0
+    game = found.game()
     cards = "the whole hand" if game.selection is None else game.selection.name
     print(f"  {'cards':<11}{cards}")
     stakes = game.stakes
@@ -325,6 +339,8 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_deal(args: argparse.Namespace) -> int:
     found = _chosen_game(args, "deal")
+    if found.kind is GameKind.GUTS:
+        return _deal_guts(found, args.players, args.seed)
     game = found.game()
     if not game.min_players <= args.players <= game.max_players:
         raise ValueError(
@@ -335,6 +351,27 @@ def cmd_deal(args: argparse.Namespace) -> int:
     print(f"{found.name}, {args.players} players, seed {args.seed}; the button on seat 0")
     for line in describe_events(play_plainly(hand).events):
         print(f"  {line}")
+    return 0
+
+
+def _deal_guts(found: Variant, players: int, seed: int) -> int:
+    """A whole game of guts, played plainly (in with a pair or better) up to
+    :data:`~simulations.engine.guts_history.DEAL_LIMIT` deals; the log says if it stopped."""
+    guts = found.guts()
+    if not guts.min_players <= players <= guts.max_players:
+        raise ValueError(
+            f"--players: {found.code} is for {guts.min_players} to {guts.max_players} "
+            f"players, got {players}"
+        )
+    session = GutsSession(
+        guts, players, button=0, rng=np.random.default_rng(seed), max_deals=DEAL_LIMIT
+    )
+    play_guts_plainly(session)
+    print(f"{found.name}, {players} players, seed {seed}; seat 0 deals first")
+    for line in describe_guts_events(session.events):
+        print(f"  {line}")
+    nets = ", ".join(f"seat {seat} {net:+d}" for seat, net in enumerate(session.nets))
+    print(f"  net chips: {nets}")
     return 0
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from service.api.cardroom.v1 import game_service_pb2 as game_pb
 from simulations.engine.gamefile import parse_game_text
 from simulations.engine.phases import describe_phase
-from simulations.engine.variants import VARIANTS, Variant
+from simulations.engine.variants import GUTS_VARIANTS, POKER_VARIANTS, Variant
 from simulations.spec import echo
 
 # A game file is a page of settings; the API refuses more than this before parsing.
@@ -56,12 +56,18 @@ def game_message(found: Variant) -> game_pb.Game:
 
 
 def all_games() -> list[game_pb.GameSummary]:
-    return [summary_message(found) for found in VARIANTS.values()]
+    """Every built-in poker game (the messages describe poker games: guts has no phases,
+    stakes or forced bets to describe)."""
+    return [summary_message(found) for found in POKER_VARIANTS.values()]
 
 
 def built_in_game(code: str) -> game_pb.Game:
     """The built-in game of ``code``; :class:`GameNotFound` naming the code otherwise."""
-    found = VARIANTS.get(code)
+    found = POKER_VARIANTS.get(code)
+    if code in GUTS_VARIANTS:
+        raise GameNotFound(
+            f"code: {echo(code)} is a guts game; the game service describes poker games"
+        )
     if found is None:
         raise GameNotFound(f"code: {echo(code)} is not a built-in game's code (see ListGames)")
     return game_message(found)

@@ -10,9 +10,11 @@ from simulations.engine.hand import Action, Hand
 def random_action(hand: Hand, chooser: random.Random) -> Action:
     """A legal action for the seat to act, drawn by ``chooser``: calls and checks weighted
     up so that hands reach the showdown, folds, the smallest and largest bet or raise, the
-    bring-in or its completion, and a random draw, discard or exposure of the player's
-    cards."""
+    bring-in or its completion, a random draw, discard, exposure or pass of the player's
+    cards, and a random declaration."""
     legal = hand.legal_actions()
+    if legal.declarations:
+        return Action.declare(chooser.choice(legal.declarations))
     if legal.choice is not None:
         choice = legal.choice
         cards = list(choice.cards)

@@ -15,7 +15,7 @@ import pytest
 
 from simulations.engine import compiled
 from simulations.engine.compiled import COMPILED, check_fresh, stale_sources
-from simulations.engine.variants import VARIANTS
+from simulations.engine.variants import POKER_VARIANTS
 from tests.pure_engine import digests
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +53,7 @@ def test_the_compiled_engine_plays_every_game_as_the_sources() -> None:
     """Random play of every built-in game, event for event and chip for chip, by this
     process's engine and by the plain sources in a subprocess that never loads a compiled
     module (it reports which ones it ran compiled: none)."""
-    codes = list(VARIANTS)
+    codes = list(POKER_VARIANTS)
     run = subprocess.run(
         [sys.executable, "-m", "tests.pure_engine", *codes],
         cwd=ROOT,
@@ -66,5 +66,5 @@ def test_the_compiled_engine_plays_every_game_as_the_sources() -> None:
     pure = json.loads(run.stdout)
     assert pure["compiled"] == []
     ours = digests(codes)
-    assert len(ours) == len(VARIANTS) > 30
+    assert len(ours) == len(POKER_VARIANTS) > 30
     assert {c: d for c, d in ours.items() if pure["digests"][c] != d} == {}

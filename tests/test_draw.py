@@ -398,3 +398,25 @@ def test_openers_and_the_first_round_opener_only_where_they_mean_something() -> 
             game,
             phases=(game.phases[0], Bet(first=FirstToAct.FIRST_ROUND_OPENER), *game.phases[2:]),
         )
+
+
+def test_four_before_deals_one_more_card_than_discarded() -> None:
+    """Rules 000_1a86611de8d3f5f7.txt, 'Four-before': 'only four cards are dealt to each
+    player. A betting round follows, then each player draws one more card than he discards,
+    completing his hand to five cards.'"""
+    hand = Hand(variant("FA5L4B").game(), [100] * 3, button=0, rng=np.random.default_rng(3))
+    assert [len(h) for h in hand.hole] == [4, 4, 4]
+    while hand.legal_actions().choice is None:
+        legal = hand.legal_actions()
+        hand.act(Action.check() if legal.can_check else Action.call())
+    drawn = {}
+    for discards in (0, 2, 4):
+        seat = hand.actor
+        assert seat is not None
+        hand.act(Action.draw(hand.hole[seat][:discards]))
+        drawn[seat] = discards
+    dealt = {0: 0, 1: 0, 2: 0}
+    for event in [e for e in hand.events if isinstance(e, HoleDealt)][3:]:  # the draw's cards
+        dealt[event.seat] += len(event.cards)  # five come as four, then one after a burn
+    assert dealt == {s: d + 1 for s, d in drawn.items()}
+    assert [len(h) for h in hand.hole] == [5, 5, 5]

@@ -28,7 +28,7 @@ from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.hand import Hand
 from simulations.engine.history import play_plainly
 from simulations.engine.phases import Deal, cards_held
-from simulations.engine.variants import VARIANTS
+from simulations.engine.variants import POKER_VARIANTS
 from tests.random_play import random_action
 
 HANDS = 2_000
@@ -77,9 +77,9 @@ def _check_cards(hand: Hand, name: str, seed: int) -> dict[int, int]:
     return folded
 
 
-@pytest.mark.parametrize("code", list(VARIANTS))
+@pytest.mark.parametrize("code", list(POKER_VARIANTS))
 def test_random_play_keeps_the_cards_and_the_chips(code: str) -> None:
-    game = VARIANTS[code].game()
+    game = POKER_VARIANTS[code].game()
     seen: Counter[str] = Counter()
     for seed in range(HANDS + PLAIN):
         chooser = random.Random(seed)

@@ -73,7 +73,8 @@ def test_pineapple_discards_take_effect_together() -> None:
         if len(order) < 3:
             assert not any(isinstance(e, Discarded) for e in hand.events)
     assert order == [1, 2, 0]
-    assert [e.seat for e in hand.events if isinstance(e, Discarded)] == [0, 1, 2]
+    # shown together, from the dealer's left as every simultaneous phase
+    assert [e.seat for e in hand.events if isinstance(e, Discarded)] == [1, 2, 0]
     assert all(len(h) == 2 for h in hand.hole)
     play_plainly(hand)
     assert hand.finished and len(hand.board) == 5
@@ -123,10 +124,11 @@ def test_an_exposure_is_chosen_and_opens_the_betting() -> None:
     hand.act(Action.expose(parse_cards("Ks")))
     assert not any(isinstance(e, Exposed) for e in hand.events)  # not until all have chosen
     hand.act(Action.expose(parse_cards("9c")))
+    # turned up together, shown from the dealer's left as every simultaneous phase
     assert [(e.seat, e.cards) for e in hand.events if isinstance(e, Exposed)] == [
-        (0, parse_cards("9c")),
         (1, parse_cards("2c")),
         (2, parse_cards("Ks")),
+        (0, parse_cards("9c")),
     ]
     legal = hand.legal_actions()
     assert legal.seat == 2 and legal.choice is None  # the king showing opens

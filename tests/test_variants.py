@@ -8,7 +8,7 @@ import pytest
 from service.cli import main
 from simulations.engine.game import ActingOrder, ExhaustionRule
 from simulations.engine.showdown import HIGH_LOW_EIGHT
-from simulations.engine.variants import VARIANTS, variant
+from simulations.engine.variants import GUTS_VARIANTS, POKER_VARIANTS, variant
 
 # The codes are part of the public format: a change here is a change of what a file means.
 # PHH's codes where PHH names the game (NT, FT, PO, FO/8, F7S, F7S/8, FR, N2L1D, F2L3D, FB),
@@ -48,12 +48,68 @@ STABLE = {
     "FA6L1D": ("fixed-limit", "ace-to-six low"),
     "FB": ("fixed-limit", "badugi"),
     "FJACK": ("fixed-limit", "high (Joker as the bug)"),
+    "FANA": ("fixed-limit", "high"),
+    "FANA-AFTER": ("fixed-limit", "high"),
+    "FANA321": ("fixed-limit", "high"),
+    "FANA321J": ("fixed-limit", "high (Jokers wild)"),
+    "F5CD-HLD": ("fixed-limit", "high / ace-to-five low"),
+    "FSHOT": ("fixed-limit", "high"),
+    "FANA-ROLL": ("fixed-limit", "high"),
+    "FFTQ": ("fixed-limit", "high (Follow the Queen)"),
+    "F7S-LHW": ("fixed-limit", "high (Low hole card wild)"),
+    "FSPIT": ("fixed-limit", "high (Spit in the ocean)"),
+    "FCIN": ("fixed-limit", "high"),
+    "FIRX": ("fixed-limit", "high"),
+    "FTTT": ("fixed-limit", "high"),
+    "FCHOW": ("fixed-limit", "high"),
+    "FSIX": ("fixed-limit", "high"),
+    "FLBP": ("fixed-limit", "high (Low board card wild)"),
+    "FOTIS": ("fixed-limit", "high"),
+    "F7S-BLIND": ("fixed-limit", "high"),
+    "F7S-BLIND-HL": (
+        "fixed-limit",
+        "high (Bugs, double-ace flush) / ace-to-five low",
+    ),
+    "FOX/8": ("fixed-limit", "high / ace-to-five low, 8 or better"),
+    "FOX": ("fixed-limit", "high"),
+    "FBILL": ("fixed-limit", "high"),
+    "FSHANG": ("fixed-limit", "high"),
+    "FAUS": ("fixed-limit", "high"),
+    "FCHI": ("fixed-limit", "high / high spade in the hole"),
+    "FCHI-LOW": ("fixed-limit", "high / low spade in the hole"),
+    "FA5L4B": ("fixed-limit", "ace-to-five low"),
+    "FCHL/8": (
+        "fixed-limit",
+        "high (Joker as the bug) / ace-to-five low, 8 or better",
+    ),
+    "FCL2D": ("fixed-limit", "ace-to-five low"),
+    "F7FLIP": ("fixed-limit", "high"),
+    "FKEN/8": ("fixed-limit", "high / ace-to-five low, 8 or better"),
+    "FSS": ("fixed-limit", "high (Shifting sands)"),
+}
+
+
+# The guts games (kind = "guts"), after the poker games in `cardroom games` order: the
+# structure column says guts, the showdown column the ranking.
+GUTS_STABLE = {
+    "G2": "two-card",
+    "G2-SF": "two-card, straights and flushes",
+    "G3": "three-card guts",
+    "G3-POKER": "three-card guts, straight flush first",
+    "G3-DEALER": "three-card guts",
+    "G3-CHALLENGE": "three-card guts",
+    "G3-WORST": "three-card guts",
+    "G3-VICIOUS": "three-card guts",
+    "G3-CAP50": "three-card guts",
 }
 
 
 def test_codes_are_stable_and_build_their_games() -> None:
     assert {code: (v.summary()["structure"], v.summary()["showdown"])
-            for code, v in VARIANTS.items()} == STABLE  # fmt: skip
+            for code, v in POKER_VARIANTS.items()} == STABLE  # fmt: skip
+    guts = {code: (v.summary()["structure"], v.summary()["showdown"])
+            for code, v in GUTS_VARIANTS.items()}  # fmt: skip
+    assert guts == {code: ("guts", showdown) for code, showdown in GUTS_STABLE.items()}
     assert variant("F7S/8").game().showdown == HIGH_LOW_EIGHT
     assert variant("FR").game().acting_order is ActingOrder.LOW_SHOWING
     assert variant("F7S").game().exhaustion is ExhaustionRule.STUD_BURNS_THEN_COMMUNITY
@@ -65,7 +121,7 @@ def test_games_lists_and_shows(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["games"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[:3] == ["CODE", "NAME", "PLAYERS"]
-    assert [line.split()[0] for line in lines[1:]] == list(STABLE)
+    assert [line.split()[0] for line in lines[1:]] == [*STABLE, *GUTS_STABLE]
     assert main(["games", "show", "F7S/8"]) == 0
     shown = capsys.readouterr().out
     assert "seventh street: burn, deal 1 down" in shown and "8 or better" in shown

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from simulations.cards import Card
+from simulations.engine.declare import Declaration
 
 
 class IllegalAction(ValueError):
@@ -14,6 +15,8 @@ class IllegalAction(ValueError):
 
 
 class ActionKind(StrEnum):
+    """What an action does; ``noun`` names it in a message ('a draw', 'an exposure')."""
+
     FOLD = "fold"
     CHECK = "check"
     CALL = "call"
@@ -24,6 +27,21 @@ class ActionKind(StrEnum):
     DISCARD = "discard"  # throw these cards away (pineapple)
     EXPOSE = "expose"  # turn these down cards face up
     PASS = "pass"  # hand these cards to a neighbour (Anaconda)
+    DECLARE = "declare"  # play for the high half, the low half or both (high-low declare)
+    ARRANGE = "arrange"  # put one's down cards in the order a roll-out will turn them up
+
+    @property
+    def noun(self) -> str:
+        """The action with its article, as messages name it."""
+        return _NOUNS.get(self.value, f"a {self.value}")
+
+
+_NOUNS = {
+    "bring-in": "the bring-in",
+    "expose": "an exposure",
+    "arrange": "an arrangement",
+    "declare": "a declaration",
+}
 
 
 @dataclass(frozen=True)
@@ -34,6 +52,7 @@ class Action:
     kind: ActionKind
     total: int | None = None
     cards: tuple[Card, ...] = ()
+    declaration: Declaration | None = None
 
     @classmethod
     def fold(cls) -> Action:
@@ -78,6 +97,16 @@ class Action:
         return cls(ActionKind.EXPOSE, cards=tuple(Card(int(c)) for c in cards))
 
     @classmethod
+    def declare(cls, declaration: Declaration | str) -> Action:
+        """Declare for the high half, the low half or both ('high', 'low', 'both')."""
+        return cls(ActionKind.DECLARE, declaration=Declaration(declaration))
+
+    @classmethod
+    def arrange(cls, cards: Sequence[int]) -> Action:
+        """Order all of one's down cards for a roll-out: the first is turned up first."""
+        return cls(ActionKind.ARRANGE, cards=tuple(Card(int(c)) for c in cards))
+
+    @classmethod
     def pass_cards(cls, cards: Sequence[int]) -> Action:
         """Pass ``cards`` to the neighbour the game's pass names."""
         return cls(ActionKind.PASS, cards=tuple(Card(int(c)) for c in cards))
@@ -112,6 +141,7 @@ class LegalActions:
     full_total: int | None  # the smallest full bet or raise (an all-in below it is short)
     bring_in: int | None = None  # on the bring-in's turn: what paying only the bring-in costs
     choice: CardChoice | None = None  # a draw, discard or exposure instead of a betting turn
+    declarations: tuple[Declaration, ...] = ()  # a declaration is due: one of these
 
     def wager_action(self, total: int) -> Action:
         """The bet or raise to ``total`` that this turn calls for."""
@@ -119,7 +149,12 @@ class LegalActions:
 
     @property
     def can_check(self) -> bool:
-        return self.to_call == 0 and self.bring_in is None and self.choice is None
+        return (
+            self.to_call == 0
+            and self.bring_in is None
+            and self.choice is None
+            and not self.declarations
+        )
 
     @property
     def can_fold(self) -> bool:

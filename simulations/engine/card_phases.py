@@ -13,18 +13,31 @@ from __future__ import annotations
 from mypy_extensions import trait
 
 from simulations.cards import Card
-from simulations.engine.actions import Action, CardChoice, LegalActions
+from simulations.engine.actions import Action, ActionKind, CardChoice, IllegalAction, LegalActions
 from simulations.engine.dealer import Dealer
 from simulations.engine.decisions import ChoiceTerms, check_cards, check_choice
-from simulations.engine.events import BoardDealt, Discarded, Event, Exposed, HoleDealt, Passed
+from simulations.engine.declare import Declaration
+from simulations.engine.events import (
+    Arranged,
+    BoardDealt,
+    Declared,
+    Discarded,
+    Event,
+    Exposed,
+    HoleDealt,
+    Passed,
+)
 from simulations.engine.forced import clockwise
 from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.phases import (
+    Arrange,
     Deal,
     Decision,
+    Declare,
     Draw,
     Expose,
     Pass,
+    Reveal,
     decision_action,
     simultaneous,
 )
@@ -42,6 +55,7 @@ class CardPhases:
     folded: list[bool]
     hole: list[list[Card]]
     up: list[list[Card]]
+    upcards_dealt: list[Card]
     board: list[Card]
     events: list[Event]
     actor: int | None
@@ -51,6 +65,9 @@ class CardPhases:
     _decision: Decision | None
     _deciding: list[int]
     _chosen: dict[int, tuple[Card, ...]]
+    _declaring: dict[int, Declaration]  # made and not yet shown
+    _arranged: dict[int, list[Card]]  # a roll-out's order, first turned up first
+    declared: dict[int, Declaration]
     _owed: list[tuple[int, int]]
     _last_replaced: int
 
@@ -66,6 +83,8 @@ class CardPhases:
             isinstance(p, Deal) for p in self.game.phases[self.phase + 1 :]
         )
         dealt = self._dealer.deal(phase, receiving, last=last)
+        for i in range(phase.up if dealt.up else 0):  # the up cards in the order dealt
+            self.upcards_dealt.extend(dealt.up[seat][i] for seat in receiving)
         for cards, face_up in ((dealt.down, False), (dealt.up, True)):
             for seat in sorted(cards):
                 if cards[seat]:
@@ -83,6 +102,7 @@ class CardPhases:
         self._decision = phase
         self._deciding = [s for s in clockwise(self.button + 1, self.n) if not self.folded[s]]
         self._chosen = {}
+        self._declaring = {}
         self._owed = []
         self._last_replaced = -1
         self._legal = None
@@ -96,41 +116,64 @@ class CardPhases:
 
     def _choice_terms(self, seat: int, phase: Decision) -> ChoiceTerms:
         """What ``seat`` may choose in ``phase`` (:class:`CardChoice`'s fields)."""
+        if isinstance(phase, Declare):
+            raise TypeError("a declaration chooses no cards")
         kind = decision_action(phase)
         if isinstance(phase, Draw):
             return kind, tuple(self.hole[seat]), 0, phase.most, phase.most_keeping_ace
-        if isinstance(phase, Expose | Pass):  # a pass hands on cards no one has seen
-            down = tuple(c for c in self.hole[seat] if c not in self.up[seat])
-            return kind, down, phase.count, phase.count, None
-        return kind, tuple(self.hole[seat]), phase.count, phase.count, None
+        # The other choices are among the cards no one has seen: a discard is of 'one of his
+        # hole cards' (Rules 000_1a86611de8d3f5f7.txt, 'Shanghai'; pineapple's are all down).
+        down = tuple(c for c in self.hole[seat] if c not in self.up[seat])
+        if isinstance(phase, Arrange):  # every down card, in the order he names them
+            return kind, down, len(down), len(down), None
+        return kind, down, phase.count, phase.count, None
 
     def _decide(
         self, seat: int, action: Action, choice: CardChoice | None, phase: Decision
     ) -> None:
         """Apply ``seat``'s answer to ``choice`` (what ``legal_actions`` offered him), or,
         when he did not ask, to what the phase lets him choose."""
-        if choice is not None:
+        if isinstance(phase, Declare):
+            _check_declaration(action)
+        elif choice is not None:
             check_choice(choice, action, self.game.showdown)
         else:
             check_cards(self._choice_terms(seat, phase), action, self.game.showdown)
         self._legal = None
         self._deciding.pop(0)
         together = simultaneous(phase)
-        if together:
+        if isinstance(phase, Declare):
+            assert action.declaration is not None  # checked above
+            self._declaring[seat] = action.declaration
+            if not together:  # in turn: known to everyone at once
+                self._announce_declarations()
+        elif together:
             self._chosen[seat] = action.cards
         else:
-            assert isinstance(phase, Draw)  # the one phase taken player by player
+            assert isinstance(phase, Draw)  # the one card phase taken player by player
             self._draw(seat, action.cards, phase)
         if self._deciding:
             self.actor = self._deciding[0]
             return
-        if together:
+        if isinstance(phase, Declare):
+            self._announce_declarations()
+        elif together:
             self._reveal(phase)
         else:
             assert isinstance(phase, Draw)
             self._deal_owed(phase)
         self.actor = None
         self._advance()
+
+    def _announce_declarations(self) -> None:
+        """The declarations made and not yet shown, in order from the dealer's left (all of
+        them at once when the declaration is simultaneous: 'the players all open their hands
+        simultaneously')."""
+        for seat in clockwise(self.button + 1, self.n):
+            if seat in self._declaring:
+                self.declared[seat] = self._declaring[seat]
+                self.events.append(Declared(seat, self._declaring[seat]))
+        self._declaring = {}
 
     def _draw(self, seat: int, discards: tuple[Card, ...], street: Draw) -> None:
         """Rules 003_6e018542f14946f8.txt, 'Five-card draw': the player discards, then is dealt
@@ -140,7 +183,7 @@ class CardPhases:
         self.hole[seat] = [c for c in self.hole[seat] if c not in discards]
         self._dealer.discard(self._draws, seat, discards)
         self.events.append(Discarded(seat, discards))
-        now = len(discards)
+        now = len(discards) + street.extra  # Four-before: one more than discarded
         if not self.game.five_consecutive and now >= 5:
             self._owed.append((seat, now - 4))
             now = 4
@@ -169,10 +212,20 @@ class CardPhases:
         if isinstance(phase, Pass):
             self._pass(phase)
             return
-        for seat in sorted(self._chosen):
+        if isinstance(phase, Arrange):
+            for seat in clockwise(self.button + 1, self.n):
+                if seat in self._chosen:
+                    self._arranged[seat] = list(self._chosen[seat])
+                    self.events.append(Arranged(seat, self._chosen[seat]))
+            self._chosen = {}
+            return
+        for seat in clockwise(self.button + 1, self.n):  # shown from the dealer's left
+            if seat not in self._chosen:
+                continue
             cards = self._chosen[seat]
             if isinstance(phase, Expose):
                 self.up[seat].extend(cards)
+                self.upcards_dealt.extend(cards)
                 self.events.append(Exposed(seat, cards))
             else:
                 self.hole[seat] = [c for c in self.hole[seat] if c not in cards]
@@ -193,3 +246,24 @@ class CardPhases:
             self.hole[receivers[seat]].extend(cards)
             self.events.append(Passed(seat, receivers[seat], cards))
         self._chosen = {}
+
+    def _roll_out(self, phase: Reveal) -> None:
+        """Turn up each live player's next ``count`` arranged cards, clockwise from the
+        dealer's left (the order he arranged them in, which he may not change)."""
+        for seat in clockwise(self.button + 1, self.n):
+            if self.folded[seat] or seat not in self._arranged:
+                continue
+            order = self._arranged[seat]
+            cards = tuple(c for c in order if c not in self.up[seat])[: phase.count]
+            if cards:
+                self.up[seat].extend(cards)
+                self.upcards_dealt.extend(cards)
+                self.events.append(Exposed(seat, cards))
+
+
+def _check_declaration(action: Action) -> None:
+    """A declaration is due: high, low or both, and nothing else."""
+    if action.kind is not ActionKind.DECLARE:
+        raise IllegalAction(f"a declaration is due: high, low or both (got {action.kind.value})")
+    if action.declaration is None:
+        raise IllegalAction("a declaration names high, low or both")

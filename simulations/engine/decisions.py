@@ -32,7 +32,7 @@ def check_cards(terms: ChoiceTerms, action: Action, showdown: Showdown) -> None:
     making the :class:`CardChoice` it would list."""
     kind, offered, fewest, most, most_keeping_ace = terms
     if action.kind is not kind:
-        raise IllegalAction(f"a {kind.value} is due: name the cards (got {action.kind.value})")
+        raise IllegalAction(f"{kind.noun} is due: name the cards (got {action.kind.value})")
     cards = action.cards
     if len(set(cards)) != len(cards):
         raise IllegalAction(f"a card is named twice: {format_cards(cards)}")
@@ -56,4 +56,4 @@ def check_cards(terms: ChoiceTerms, action: Action, showdown: Showdown) -> None:
             )
     if not fewest <= count <= limit:
         what = f"exactly {limit}" if fewest == limit else f"{fewest} to {limit}"
-        raise IllegalAction(f"a {kind.value} names {what} cards, got {count}")
+        raise IllegalAction(f"{kind.noun} names {what} cards, got {count}")

@@ -30,7 +30,7 @@ def cards_needed(game: GameDefinition, players: int, *, draws: bool = True) -> i
         if isinstance(phase, Deal):
             total += phase.per_player * players + phase.board + phase.burn
         elif isinstance(phase, Draw) and draws:
-            total += phase.limit(True) * players + phase.burn
+            total += (phase.limit(True) + phase.extra) * players + phase.burn
     return total
 
 

@@ -11,6 +11,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from simulations.cards import Card
+from simulations.engine.declare import Declaration
 
 
 class PostKind(StrEnum):
@@ -99,6 +100,23 @@ class Passed:
 
 
 @dataclass(frozen=True)
+class Declared:
+    """What ``seat`` declared he plays for (all at once when the declaration is
+    simultaneous)."""
+
+    seat: int
+    declaration: Declaration
+
+
+@dataclass(frozen=True)
+class Arranged:
+    """The order ``seat`` put his down cards in for a roll-out (first turned up first)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
 class PassedOut:
     """No one opened: the deal is over and its ``pot`` stays for the next deal."""
 
@@ -173,6 +191,8 @@ Event = (
     | Discarded
     | Exposed
     | Passed
+    | Declared
+    | Arranged
     | PassedOut
     | Folded
     | Checked

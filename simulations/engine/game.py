@@ -23,7 +23,19 @@ from simulations.engine.limits import (
     ShortAllInRule,
     Stakes,
 )
-from simulations.engine.phases import Bet, Deal, Discard, Draw, Expose, FirstToAct, Pass, Phase
+from simulations.engine.phases import (
+    Arrange,
+    Bet,
+    Deal,
+    Declare,
+    Discard,
+    Draw,
+    Expose,
+    FirstToAct,
+    Pass,
+    Phase,
+    Reveal,
+)
 from simulations.engine.pots import OddChipRule
 from simulations.engine.showdown import (
     ACE_TO_FIVE_ONLY,
@@ -286,6 +298,12 @@ class GameDefinition:
         self._check_acting_order()
         self._check_deck()
 
+    @property
+    def deals_board(self) -> bool:
+        """Whether the phases deal community cards (not the stud rule's one, for a deck run
+        out)."""
+        return any(isinstance(p, Deal) and p.board for p in self.phases)
+
     def _check_phases(self) -> None:
         phases = self.phases
         if not phases or not isinstance(phases[0], Deal):
@@ -294,8 +312,16 @@ class GameDefinition:
             raise ValueError("phases: a game has at least one betting round")
         if isinstance(phases[0], Deal) and not phases[0].per_player:
             raise ValueError("phases: the first deal gives each player cards")
+        declares = [i for i, p in enumerate(phases) if isinstance(p, Declare)]
+        if self.showdown.declare and len(declares) != 1:
+            raise ValueError("phases: a game of declared halves has one declare phase")
+        if declares and not self.showdown.declare:
+            raise ValueError(
+                f"phases[{declares[0]}]: a declaration needs a showdown of declared halves"
+            )
         held = 0
-        down = 0  # of them face down, at the least (a discard may take a down card)
+        down = 0  # of them face down
+        rolling: int | None = None  # arranged cards still down (None: nothing arranged)
         bets = 0
         for index, phase in enumerate(phases):
             if isinstance(phase, Bet):
@@ -304,16 +330,37 @@ class GameDefinition:
             if isinstance(phase, Deal):
                 held += phase.per_player
                 down += phase.down
+                rolling = None  # new cards: the arrangement no longer covers the hand
             elif isinstance(phase, Draw) and phase.limit(True) > held:
                 raise ValueError(
                     f"phases[{index}]: {phase.street} may replace {phase.limit(True)} cards "
                     f"but a player holds {held}"
                 )
-            elif isinstance(phase, Discard) and phase.count > held:
+            elif isinstance(phase, Draw):
+                held += phase.extra
+                down += phase.extra
+            elif isinstance(phase, Discard) and phase.count > down:
                 raise ValueError(
-                    f"phases[{index}]: {phase.street} needs {phase.count} cards but a player "
-                    f"holds {held}"
+                    f"phases[{index}]: {phase.street} discards {phase.count} down cards but a "
+                    f"player holds {down}"
                 )
+            elif isinstance(phase, Arrange):
+                if not down:
+                    raise ValueError(f"phases[{index}]: {phase.street}: no down cards to arrange")
+                rolling = down
+            elif isinstance(phase, Reveal):
+                if rolling is None:
+                    raise ValueError(
+                        f"phases[{index}]: {phase.street}: a roll-out needs the cards arranged "
+                        "first (an arrange phase)"
+                    )
+                if phase.count > rolling:
+                    raise ValueError(
+                        f"phases[{index}]: {phase.street} rolls out {phase.count} cards but "
+                        f"{rolling} arranged cards are still down"
+                    )
+                rolling -= phase.count
+                down -= phase.count
             elif isinstance(phase, Expose | Pass) and phase.count > down:
                 what = "passes" if isinstance(phase, Pass) else "turns up"
                 raise ValueError(
@@ -322,7 +369,7 @@ class GameDefinition:
                 )
             if isinstance(phase, Discard):
                 held -= phase.count
-                down = max(0, down - phase.count)
+                down -= phase.count
             elif isinstance(phase, Expose):
                 down -= phase.count
         board = sum(p.board for p in phases if isinstance(p, Deal))

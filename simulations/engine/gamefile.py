@@ -12,6 +12,8 @@ The format
 
 Top level (every key below is required unless a default is given)::
 
+    kind = "poker"                    # poker (default) | guts: a guts game, whose format
+                                      # simulations/engine/gamefile_guts.py gives
     code = "NT"                       # the stable code: letters, digits and / . _ + -
     name = "No-limit Texas hold'em"   # what listings and logs print
     players = [2, 10]                 # fewest and most players dealt in
@@ -67,12 +69,17 @@ players with every draw replacing its most; otherwise the rule says what the dea
     boards = [[0, 1, 2, 6, 8], [3, 4, 5, 7, 9]]   # optional: several boards (positions in
                                                   # the order the board is dealt, from 0);
                                                   # a hand uses one of them
+    declare = true             # a high and a low half (no qualifier) that the players
+                               # declare for in a declare phase; default false: cards speak
 
 How many hole and board cards there are is not written: the phases say it.  Each half::
 
     ranking = "high"           # high | ace-to-five low | ace-to-six low |
                                # deuce-to-seven low | badugi
     qualifier = "eight-or-better"   # a split's ace-to-five low half: eight- or nine-or-better
+    dealt_wild = "follow-the-queen" # a high half: ranks the deal makes wild, on top of any
+                                    # wild_ranks: follow-the-queen | low-hole-card |
+                                    # board-card | low-board-card
     board = 0                  # with boards: the half plays this board only (double board:
                                # two high halves, board 0 and board 1)
 
@@ -103,9 +110,15 @@ in a ``[[phases]]`` table) or a table naming its kind and street::
     { deal = "flop", board = 3, burn = true }   # down, up (to each live player), board;
                                                 # burn defaults to false
     { draw = "first draw", most = 5 }           # most (default 5), most_keeping_ace,
-                                                # burn (default true)
+                                                # burn (default true), extra (default 0:
+                                                # cards dealt beyond those discarded)
     { discard = "discard", count = 1 }          # each player throws away count cards
     { expose = "roll", count = 1 }              # each player turns count down cards up
+    { declare = "declare", in_turn = false }    # high, low or both; all at once (default)
+                                                # or in turn from the dealer's left; needs
+                                                # declare = true in [showdown]
+    { arrange = "roll-out" }                    # each player orders his down cards ...
+    { reveal = "first card", count = 1 }        # ... and each reveal turns up his next ones
     { pass = "first pass", count = 3, direction = "left" }
                                                 # each player hands count down cards on,
                                                 # all at once; direction: left (default),
@@ -143,6 +156,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
@@ -151,6 +165,7 @@ from simulations.engine.deck_order import check_deal
 from simulations.engine.game import ActingOrder, GameDefinition
 from simulations.engine.gamefile_chips import read_forced, read_house, read_stakes
 from simulations.engine.gamefile_deal import read_deck, read_phases
+from simulations.engine.gamefile_guts import GUTS_TOP_KEYS, GutsEntry, read_guts
 from simulations.engine.gamefile_read import (
     MAX_PLAYERS,
     Invalid,
@@ -163,7 +178,18 @@ from simulations.engine.limits import Limit
 from simulations.engine.phases import Bet, Draw, cards_held
 from simulations.spec import echo
 
-__all__ = ["GameEntry", "GameFileError", "load_game_file", "parse_game", "parse_game_text"]
+__all__ = [
+    "GameEntry",
+    "GameFileError",
+    "GameKind",
+    "GutsEntry",
+    "load_any_game_file",
+    "load_game_file",
+    "parse_any_game",
+    "parse_any_game_text",
+    "parse_game",
+    "parse_game_text",
+]
 
 # A game file is a page of settings; anything much larger is not one.
 MAX_GAME_FILE_BYTES = 256 * 1024
@@ -182,6 +208,13 @@ class GameFileError(ValueError):
         self.problem = problem
 
 
+class GameKind(StrEnum):
+    """What a game file describes: a poker game, or a game of guts."""
+
+    POKER = "poker"
+    GUTS = "guts"
+
+
 @dataclass(frozen=True)
 class GameEntry:
     """One game read from a file: its stable code, its name and its definition."""
@@ -192,17 +225,41 @@ class GameEntry:
     source: str = "<game>"
 
 
-def parse_game(data: Mapping[str, Any], source: str = "<game>") -> GameEntry:
-    """Check ``data`` (a parsed game file) and build its game; ``source`` names the file in
-    messages.  Raises :class:`GameFileError` naming the field of the first problem."""
+def parse_any_game(data: Mapping[str, Any], source: str = "<game>") -> GameEntry | GutsEntry:
+    """Check ``data`` (a parsed game file) and build its game, poker or guts (``kind``);
+    ``source`` names the file in messages.  Raises :class:`GameFileError` naming the field of
+    the first problem."""
     try:
         return _parse(data, source)
     except Invalid as err:
         raise GameFileError(source, err.field, err.problem) from None
 
 
+def parse_game(data: Mapping[str, Any], source: str = "<game>") -> GameEntry:
+    """:func:`parse_any_game` for a poker game: a guts file is refused, naming ``kind``."""
+    return _poker(parse_any_game(data, source))
+
+
 def parse_game_text(text: str, source: str = "<game>") -> GameEntry:
-    """Parse TOML ``text`` and check it as a game (see the module docstring)."""
+    """Parse TOML ``text`` and check it as a poker game (see the module docstring)."""
+    return _poker(parse_any_game_text(text, source))
+
+
+def load_game_file(path: str | Path | Traversable) -> GameEntry:
+    """Read and check one poker game file."""
+    return _poker(load_any_game_file(path))
+
+
+def _poker(entry: GameEntry | GutsEntry) -> GameEntry:
+    if isinstance(entry, GutsEntry):
+        raise GameFileError(
+            entry.source, "kind", "is 'guts': a guts game, where a poker game is wanted"
+        )
+    return entry
+
+
+def parse_any_game_text(text: str, source: str = "<game>") -> GameEntry | GutsEntry:
+    """Parse TOML ``text`` and check it as a game of either kind."""
     if len(text) > MAX_GAME_FILE_BYTES:
         raise GameFileError(source, "", f"larger than {MAX_GAME_FILE_BYTES:,} bytes")
     try:
@@ -213,11 +270,11 @@ def parse_game_text(text: str, source: str = "<game>") -> GameEntry:
         # An integer beyond Python's digit limit, or brackets nested past the recursion limit:
         # neither is a game file.
         raise GameFileError(source, "", "not valid TOML: a number or nesting too large") from None
-    return parse_game(data, source)
+    return parse_any_game(data, source)
 
 
-def load_game_file(path: str | Path | Traversable) -> GameEntry:
-    """Read and check one game file."""
+def load_any_game_file(path: str | Path | Traversable) -> GameEntry | GutsEntry:
+    """Read and check one game file of either kind."""
     file: Path | Traversable = Path(path) if isinstance(path, str) else path
     source = str(file)
     try:
@@ -231,7 +288,7 @@ def load_game_file(path: str | Path | Traversable) -> GameEntry:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise GameFileError(source, "", "not UTF-8 text") from None
-    return parse_game_text(text, source)
+    return parse_any_game_text(text, source)
 
 
 # --- the whole game ---------------------------------------------------------------------------
@@ -249,16 +306,19 @@ _TOP_KEYS = (
     "deck",
     "showdown",
     "house",
+    "kind",
 )
 
 
-def _parse(data: Mapping[str, Any], source: str) -> GameEntry:
+def _parse(data: Mapping[str, Any], source: str) -> GameEntry | GutsEntry:
     top = Table(data, "")
+    kind = top.choice("kind", GameKind, GameKind.POKER)
+    known = GUTS_TOP_KEYS if kind is GameKind.GUTS else _TOP_KEYS
     # A misspelt table name ('stake') is reported as such, not as the table's missing keys.
     for key in data:
-        if key not in _TOP_KEYS:
+        if key not in known:
             shown = key if isinstance(key, str) and len(key) <= 40 else echo(key)
-            raise Invalid(shown, f"is not a known setting (known: {', '.join(_TOP_KEYS)})")
+            raise Invalid(shown, f"is not a known setting (known: {', '.join(known)})")
     code = top.string("code")
     if not _CODE.fullmatch(code):
         raise Invalid(
@@ -270,6 +330,8 @@ def _parse(data: Mapping[str, Any], source: str) -> GameEntry:
     if not name.strip() or len(name) > 80 or not name.isprintable():
         raise Invalid("name", "a name is 1 to 80 printable characters on one line")
     low, high = _players(top.require("players"))
+    if kind is GameKind.GUTS:
+        return read_guts(top, code, name, (low, high), source)
     limit = top.choice("structure", Limit)
     acting_order = top.choice("acting_order", ActingOrder, ActingOrder.POSITION)
     phases = read_phases(top.require("phases"))

@@ -16,8 +16,10 @@ from simulations.engine.gamefile_read import (
     type_name,
 )
 from simulations.engine.phases import (
+    Arrange,
     Bet,
     Deal,
+    Declare,
     Discard,
     Draw,
     Expose,
@@ -26,6 +28,7 @@ from simulations.engine.phases import (
     PassDirection,
     Phase,
     PhaseKind,
+    Reveal,
 )
 from simulations.spec import echo
 
@@ -76,9 +79,16 @@ def _phase(item: object, path: str) -> Phase:
         elif kind is PhaseKind.DRAW:
             most = table.integer("most", 5, 0, MAX_CARDS)
             keeping_ace = table.optional_integer("most_keeping_ace", most + 1, MAX_CARDS)
-            phase = Draw(street, most, keeping_ace, burn=table.boolean("burn", True))
+            extra = table.integer("extra", 0, 0, MAX_CARDS)
+            phase = Draw(street, most, keeping_ace, table.boolean("burn", True), extra)
         elif kind is PhaseKind.DISCARD:
             phase = Discard(street, table.integer("count", 1, 1, MAX_CARDS))
+        elif kind is PhaseKind.ARRANGE:
+            phase = Arrange(street)
+        elif kind is PhaseKind.REVEAL:
+            phase = Reveal(street, table.integer("count", 1, 1, MAX_CARDS))
+        elif kind is PhaseKind.DECLARE:
+            phase = Declare(street, in_turn=table.boolean("in_turn", False))
         elif kind is PhaseKind.PASS:
             count = table.integer("count", 1, 1, MAX_CARDS)
             phase = Pass(

@@ -21,6 +21,7 @@ from simulations.engine.gamefile_read import (
     type_name,
 )
 from simulations.engine.showdown import Half, HandRanking, Showdown
+from simulations.engine.wild_rules import DealtWild
 from simulations.evaluators.lowball import Qualifier
 from simulations.evaluators.selection import (
     FIVE_CARD_OMAHA,
@@ -66,12 +67,30 @@ def read_showdown(
     by_board = len(halves) == 2 and None not in (halves[0].board, halves[1].board)
     if by_board and halves[0].board == halves[1].board:
         raise Invalid(where, "the two halves of a split by board play different boards")
-    if len(halves) == 2 and not by_board and (halves[0].is_low or not halves[1].is_low):
-        raise Invalid(where, "a split pot is a high half, then a low half (or one per board)")
+    second = halves[-1]
+    if (
+        len(halves) == 2
+        and not by_board
+        and (halves[0].ranking is not HandRanking.HIGH or not (second.is_low or second.is_spade))
+    ):
+        raise Invalid(
+            where,
+            "a split pot is a high half, then a low half or a spade in the hole (or one per board)",
+        )
+    if len(halves) == 1 and second.is_spade:
+        raise Invalid(f"{where}[0].ranking", "a spade in the hole takes half a pot, after a high")
     if len(halves) == 1 and halves[0].qualifier is not None:
         raise Invalid(f"{where}[0].qualifier", "a qualifier belongs to the low half of a split")
+    declare = table.boolean("declare", False)
+    if declare and (len(halves) != 2 or by_board):
+        raise Invalid("showdown.declare", "players declare between a high and a low half")
+    if declare and halves[1].qualifier is not None:
+        raise Invalid(
+            f"{where}[1].qualifier",
+            "a declared low has no qualifier ('either a declaration phase or a qualifier')",
+        )
     table.finish()
-    showdown = Showdown(halves)
+    showdown = Showdown(halves, declare=declare)
     selection = _selection(use, held, board, _boards(boards, board))
     if any(h.ranking is HandRanking.BADUGI for h in showdown.halves) != (selection is None):
         raise Invalid("showdown.use", "a badugi half plays the hand 'whole', and only it does")
@@ -168,6 +187,7 @@ _QUALIFIERS = {
     "nine-or-better": Qualifier.NINE_OR_BETTER,
 }
 _SYSTEM_KEYS = (
+    "dealt_wild",
     "ace_low",
     "flush_beats_full_house",
     "jokers",
@@ -212,7 +232,10 @@ def _half(table: Table, deck: DeckSpec, game_name: str) -> Half:
             )
         table.finish()
         return Half(ranking, qualifier, board=board)
-    system = _system(table, deck, game_name)
+    dealt_wild = None
+    if table.has("dealt_wild"):
+        dealt_wild = table.choice("dealt_wild", DealtWild)
+    system = _system(table, deck, game_name, needed=dealt_wild is not None)
     face_up = None
     if table.has("jokers_face_up"):
         where = table.at("jokers_face_up")
@@ -222,11 +245,14 @@ def _half(table: Table, deck: DeckSpec, game_name: str) -> Half:
         role = JokerRole.WILD if named is _JokerName.WILD else JokerRole.BUG
         face_up = replace(system, name=f"{system.name}, joker face up", jokers=role)
     table.finish()
-    return Half(ranking, qualifier, system, board, face_up)
+    return Half(ranking, qualifier, system, board, face_up, dealt_wild)
 
 
-def _system(table: Table, deck: DeckSpec, game_name: str) -> RankingSystem | None:
-    """The high half's ranking system, or None where the standard high ranking serves.
+def _system(
+    table: Table, deck: DeckSpec, game_name: str, *, needed: bool = False
+) -> RankingSystem | None:
+    """The high half's ranking system, or None where the standard high ranking serves
+    (``needed``: a system even then, for wild cards the deal decides).
 
     A stripped deck raises two questions the texts answer game by game (Manila: "an ace may
     not be played low", "a flush beats a full house"), so its file must answer both."""
@@ -274,7 +300,7 @@ def _system(table: Table, deck: DeckSpec, game_name: str) -> RankingSystem | Non
             raise Invalid(where, "names a card the deck does not hold (jokers go in 'jokers')")
     double_ace = table.boolean("double_ace_flush", False)
     name = table.string("name", game_name)
-    needed = (
+    needed = needed or bool(
         not deck.standard or not ace_low or flush_first or wild_ranks or wild_cards or double_ace
     )
     if not needed:

@@ -23,11 +23,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from simulations.cards import FIRST_JOKER, Card, format_card
+from simulations.cards import FIRST_JOKER, Card, Rank, format_card
 from simulations.engine.actions import Action, ActionKind, IllegalAction, LegalActions
 from simulations.engine.card_phases import CardPhases
 from simulations.engine.dealer import Dealer
 from simulations.engine.deck_order import DeckOrder
+from simulations.engine.declare import Declaration
 from simulations.engine.events import (
     Awarded,
     BetOrRaised,
@@ -64,12 +65,15 @@ from simulations.engine.phases import (
     Bet,
     Deal,
     Decision,
+    Declare,
     FirstToAct,
+    Reveal,
 )
 from simulations.engine.posting import ForcedPosting
 from simulations.engine.pots import Chips, Pot
 from simulations.engine.reopening import still_closed
 from simulations.engine.settle import settle
+from simulations.engine.wild_rules import dealt_wild_ranks
 from simulations.evaluators.lowball import Lowball
 
 __all__ = ["Action", "ActionKind", "BlindSeats", "Hand", "IllegalAction", "LegalActions", "Post"]
@@ -126,6 +130,7 @@ class Hand(ForcedPosting, CardPhases):
         self.folded = [False] * n
         self.hole: list[list[Card]] = [[] for _ in range(n)]  # every card dealt to a seat
         self.up: list[list[Card]] = [[] for _ in range(n)]  # the face-up ones among them
+        self.upcards_dealt: list[Card] = []  # every card turned face up, in the order dealt
         self.board: list[Card] = []
         self.carried_in = carried_pot  # a pot passed out of earlier deals (jackpots)
         self.carried = 0  # this deal's pot when it is passed out
@@ -137,6 +142,9 @@ class Hand(ForcedPosting, CardPhases):
         self._decision: Decision | None = None  # the draw, discard or exposure under way
         self._deciding: list[int] = []  # a decision phase: seats still to choose, in order
         self._chosen: dict[int, tuple[Card, ...]] = {}  # a simultaneous phase's choices so far
+        self._declaring: dict[int, Declaration] = {}  # declarations made, not yet shown
+        self.declared: dict[int, Declaration] = {}  # high-low declare: what each declared
+        self._arranged: dict[int, list[Card]] = {}  # a roll-out's order of each hand
         self._owed: list[tuple[int, int]] = []  # (seat, cards): replacements held back
         self._last_replaced = -1  # who was dealt the last replacement card
         self.actor: int | None = None
@@ -188,6 +196,11 @@ class Hand(ForcedPosting, CardPhases):
             return self._legal
         seat = self.actor
         stack = int(self.stacks[seat])
+        if isinstance(self._decision, Declare):
+            self._legal = LegalActions(
+                seat, 0, None, 0, ActionKind.DECLARE, None, declarations=tuple(Declaration)
+            )
+            return self._legal
         if self._decision is not None:
             choice = self._choice(seat, self._decision)
             self._legal = LegalActions(seat, 0, None, 0, choice.kind, None, choice=choice)
@@ -278,7 +291,7 @@ class Hand(ForcedPosting, CardPhases):
             or kind is ActionKind.RAISE
             or kind is ActionKind.BRING_IN
         ):  # a choice of cards: a draw, discard, exposure or pass
-            raise IllegalAction(f"a betting turn, not a {kind.value}: no cards are chosen now")
+            raise IllegalAction(f"a betting turn, not {kind.noun}: no cards are chosen now")
         if kind is ActionKind.FOLD and not to_call > 0:
             raise IllegalAction("nothing to call: check instead of folding")
         can_check = to_call == 0 and bring_in is None
@@ -349,6 +362,8 @@ class Hand(ForcedPosting, CardPhases):
             phase = phases[self.phase]
             if isinstance(phase, Deal):
                 self._deal(phase)
+            elif isinstance(phase, Reveal):
+                self._roll_out(phase)
             elif isinstance(phase, Bet):
                 first = not self._rounds_begun  # no betting round before this one
                 self._rounds_begun += 1
@@ -420,8 +435,12 @@ class Hand(ForcedPosting, CardPhases):
             else:
                 live = [s for s in clockwise(self.button + 1, self.n) if not self.folded[s]]
                 lowball = self.game.showdown.halves[-1].ranking.lowball
+                # Stud with community cards (Oxford stud, Billabong): 'the highest-ranking
+                # incomplete poker hand (as in stud) made from his upcard plus the two
+                # community cards' (Rules 002_376df91f076a6501.txt, 'Oxford stud').
+                shared = self.board if self.game.deals_board else []
                 start = showing_opener(
-                    self.up,
+                    [[*up, *shared] for up in self.up],
                     live,
                     order,
                     lowball or Lowball.ACE_TO_FIVE,
@@ -593,12 +612,16 @@ class Hand(ForcedPosting, CardPhases):
         if len(live) > 1:
             holes = [self.hole[s] for s in live]
             jokers_up = [any(c >= FIRST_JOKER for c in self.up[s]) for s in live]
+            down = [[c for c in self.hole[s] if c not in self.up[s]] for s in live]
             every = self.game.showdown.rank_players(
-                self.game.selection, holes, self.board, jokers_up
+                self.game.selection, holes, self.board, jokers_up, self._dealt_wild(live), down
             )
             for s, ranked in zip(live, every, strict=True):
                 values[s] = tuple(None if r is None else r.value for r in ranked)
-                shown[s] = " / ".join("no low" if r is None else r.name for r in ranked)
+                shown[s] = " / ".join(
+                    r.name if r is not None else "no spade" if half.is_spade else "no low"
+                    for r, half in zip(ranked, self.game.showdown.halves, strict=True)
+                )
         # 'No flop, no drop': a hand over on its first street pays no rake or drop.
         result = settle(
             self.game,
@@ -609,6 +632,7 @@ class Hand(ForcedPosting, CardPhases):
             button=self.button,
             flopped=self.street > 0,
             carried=self.carried_in,
+            declared=self.declared if self.game.showdown.declare else None,
         )
         for seat, excess in result.returned:
             self.contributed[seat] -= excess
@@ -625,6 +649,22 @@ class Hand(ForcedPosting, CardPhases):
             self.events.append(Awarded(award.pot, award.seat, award.chips))
         self.actor = None
         self.finished = True
+
+    def _dealt_wild(self, live: list[int]) -> list[frozenset[Rank]]:
+        """The ranks the game's deal-decided wild rule makes wild for each of ``live`` (none
+        without such a rule)."""
+        rule = self.game.showdown.dealt_wild
+        if rule is None:
+            return []
+        return [
+            dealt_wild_ranks(
+                rule,
+                upcards=self.upcards_dealt,
+                down=[c for c in self.hole[s] if c not in self.up[s]],
+                board=self.board,
+            )
+            for s in live
+        ]
 
     def __repr__(self) -> str:
         board = " ".join(format_card(c) for c in self.board)

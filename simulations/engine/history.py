@@ -7,12 +7,14 @@ from collections.abc import Iterable
 from simulations.cards import format_cards
 from simulations.engine.actions import Action
 from simulations.engine.events import (
+    Arranged,
     Awarded,
     BetOrRaised,
     BoardDealt,
     Burned,
     Called,
     Checked,
+    Declared,
     Discarded,
     Event,
     Exhausted,
@@ -53,13 +55,17 @@ def describe_event(event: Event) -> str:
                 f"back, {cards} cards, are shuffled into a new stub"
             )
         case Discarded(seat, cards):
-            if not cards:
-                return f"seat {seat} stands pat"
+            if not cards:  # standing pat, or a draw dealing more than discarded
+                return f"seat {seat} discards no card"
             return f"seat {seat} discards {format_cards(cards)}"
         case Exposed(seat, cards):
             return f"seat {seat} turns up {format_cards(cards)}"
         case Passed(seat, to, cards):
             return f"seat {seat} passes {format_cards(cards)} to seat {to}"
+        case Declared(seat, declaration):
+            return f"seat {seat} declares {declaration.value}"
+        case Arranged(seat, cards):
+            return f"seat {seat} arranges his cards {format_cards(cards)} for the roll-out"
         case Folded(seat):
             return f"seat {seat} folds"
         case Checked(seat):
@@ -86,12 +92,15 @@ def describe_events(events: Iterable[Event]) -> list[str]:
 
 def play_plainly(hand: Hand) -> Hand:
     """Play ``hand`` to its end with a plain policy — pay the bring-in, check when free, call
-    otherwise, stand pat, discard or expose the first cards asked for — so that every card
+    otherwise, stand pat, discard, expose or pass the first cards asked for, declare high —
+    so that every card
     the game deals is dealt and shown down."""
     while not hand.finished:
         legal = hand.legal_actions()
         if legal.choice is not None:
             hand.act(legal.choice.action(legal.choice.cards[: legal.choice.fewest]))
+        elif legal.declarations:
+            hand.act(Action.declare(legal.declarations[0]))
         elif legal.bring_in is not None:
             hand.act(Action.bring_in())
         else:

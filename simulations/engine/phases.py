@@ -14,15 +14,18 @@ per kind:
   (pineapple).
 * :class:`Expose` — each live player turns N of his down cards face up, by choice (Mexican
   stud's roll).
+* :class:`Declare` — each live player declares high, low or both (high-low declare).
+* :class:`Arrange` and :class:`Reveal` — a roll-out: each live player orders his down cards,
+  then each reveal turns up his next ones (Shotgun).
 * :class:`Pass` — each live player hands N of his cards to a neighbour (Anaconda, Rules
   000_1a86611de8d3f5f7.txt: 'No players get to see their new 3 cards until everyone has
   made a pass'); a player who has folded is 'no longer involved in card passing'.
 
-A decision phase (draw, discard, expose, pass) asks each live player in turn clockwise from the
-dealer's left.  A *simultaneous* one takes effect only when every player has chosen, so no
-one learns another's choice first (the pass, and the home-game phases to come — declare,
-guts in or out — are of this kind); a draw takes effect at once, since each player's
-replacements come off the stub before the next player draws.
+A decision phase (draw, discard, expose, pass, declare, arrange) asks each live player in
+turn clockwise from the dealer's left.  A *simultaneous* one takes effect only when every
+player has chosen, so no one learns another's choice first (a pass, a declaration, an
+arrangement; guts' in or out is of this kind too); a draw takes effect at once, since each
+player's replacements come off the stub before the next player draws.
 """
 
 from __future__ import annotations
@@ -98,10 +101,15 @@ class Draw:
     most: int = 5
     most_keeping_ace: int | None = None
     burn: bool = True
+    # Cards dealt beyond those discarded: Four-before's 'each player draws one more card than
+    # he discards' (Rules 000_1a86611de8d3f5f7.txt, 'Four-before').
+    extra: int = 0
 
     def __post_init__(self) -> None:
         if self.most < 0:
             raise ValueError(f"{self.street}: a draw replaces 0 or more cards, got {self.most}")
+        if self.extra < 0:
+            raise ValueError(f"{self.street}: a draw deals no fewer cards than discarded")
         if self.most_keeping_ace is not None and self.most_keeping_ace <= self.most:
             raise ValueError(f"{self.street}: the limit keeping an ace must exceed {self.most}")
 
@@ -173,8 +181,42 @@ class Pass:
         return {seat: live[(i + step) % count] for i, seat in enumerate(live)}
 
 
-Phase = Deal | Bet | Draw | Discard | Expose | Pass
-Decision = Draw | Discard | Expose | Pass
+@dataclass(frozen=True)
+class Declare:
+    """Each live player declares for the high half, the low half or both (Rules 000_
+    1a86611de8d3f5f7.txt, 'High/low with declare': 'a simultaneous declaration phase ...
+    the players all open their hands simultaneously'); ``in_turn``: one after another from
+    the dealer's left, each declaration known to those after him."""
+
+    street: str = "declare"
+    in_turn: bool = False
+
+
+@dataclass(frozen=True)
+class Arrange:
+    """Each live player puts all his down cards in the order a roll-out will turn them up,
+    and may not change it (Rules 000_1a86611de8d3f5f7.txt, 'Shotgun': 'the players
+    arranging their five cards in any chosen order, placing them face down ... Players may
+    not change the order of their cards at any time during the rollout phase')."""
+
+    street: str = "arrange"
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A roll-out's step: each live player's next ``count`` arranged cards are turned face up
+    ('Each player's top card is now revealed, followed by a betting round').  Automatic."""
+
+    street: str
+    count: int = 1
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise ValueError(f"{self.street}: a roll-out turns up at least one card")
+
+
+Phase = Deal | Bet | Draw | Discard | Expose | Pass | Declare | Arrange | Reveal
+Decision = Draw | Discard | Expose | Pass | Declare | Arrange
 
 
 class PhaseKind(StrEnum):
@@ -186,6 +228,9 @@ class PhaseKind(StrEnum):
     DISCARD = "discard"
     EXPOSE = "expose"
     PASS = "pass"
+    DECLARE = "declare"
+    ARRANGE = "arrange"
+    REVEAL = "reveal"
 
 
 def cards_held(phases: Sequence[Phase]) -> tuple[int, int]:
@@ -197,6 +242,8 @@ def cards_held(phases: Sequence[Phase]) -> tuple[int, int]:
             board += phase.board
         elif isinstance(phase, Discard):
             held -= phase.count
+        elif isinstance(phase, Draw):
+            held += phase.extra
     return held, board
 
 
@@ -211,11 +258,17 @@ def decision_action(phase: Decision) -> ActionKind:
             return ActionKind.EXPOSE
         case Pass():
             return ActionKind.PASS
+        case Declare():
+            return ActionKind.DECLARE
+        case Arrange():
+            return ActionKind.ARRANGE
     raise TypeError(f"not a decision phase: {phase!r}")
 
 
 def simultaneous(phase: Decision) -> bool:
     """Whether every player's choice takes effect together (see the module docstring)."""
+    if isinstance(phase, Declare):
+        return not phase.in_turn
     return not isinstance(phase, Draw)
 
 
@@ -236,13 +289,20 @@ def describe_phase(phase: Phase) -> str:
             if first is FirstToAct.FIRST_ROUND_OPENER:
                 text += ", the first round's opener first"
             return text
-        case Draw(street, most, keeping_ace, burn):
-            extra = f" ({keeping_ace} keeping an ace or wild card)" if keeping_ace else ""
-            return f"{street}: {'burn, ' if burn else ''}draw up to {most}{extra}"
+        case Draw(street, most, keeping_ace, burn, extra):
+            limit = f" ({keeping_ace} keeping an ace or wild card)" if keeping_ace else ""
+            more = f", dealt {extra} more than discarded" if extra else ""
+            return f"{street}: {'burn, ' if burn else ''}draw up to {most}{limit}{more}"
         case Discard(street, count):
             return f"{street}: discard {count}"
         case Expose(street, count):
             return f"{street}: expose {count}"
         case Pass(street, count, direction):
             return f"{street}: pass {count} to the {direction.value}"
+        case Declare(street, in_turn):
+            return f"{street}: declare high, low or both, {'in turn' if in_turn else 'all at once'}"
+        case Arrange(street):
+            return f"{street}: each player orders his down cards for the roll-out"
+        case Reveal(street, count):
+            return f"{street}: roll out {count}"
     raise TypeError(f"not a phase: {phase!r}")

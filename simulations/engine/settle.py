@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from simulations.engine.declare import Declaration, split_declared
 from simulations.engine.game import GameDefinition
 from simulations.engine.pots import Chips, Pot, side_pots, split, split_high_low, uncalled_bet
 
@@ -44,6 +45,7 @@ def settle(
     button: int,
     flopped: bool,
     carried: int = 0,
+    declared: Mapping[int, Declaration] | None = None,
 ) -> Settlement:
     """Settle a hand.  ``dead`` is the part of each contribution that was dead money (a
     missed small blind posted dead): it counts toward no bet, so it can be neither called
@@ -51,7 +53,8 @@ def settle(
     in each half of the game's showdown, None where it does not qualify (empty when one
     player is left); ``flopped`` whether the hand reached its second street ('no flop, no
     drop'); ``carried`` the pot of earlier deals passed out (jackpots: 'everyone antes again
-    into the same pot'), dead money in the main pot."""
+    into the same pot'), dead money in the main pot; ``declared`` each live seat's
+    declaration in a game of declared halves."""
     n = len(contributed)
     if len(dead) != n or len(folded) != n:
         raise ValueError("contributed, dead and folded must cover the same seats")
@@ -88,6 +91,18 @@ def settle(
         pot = remaining[index]
         if len(pot.eligible) == 1 or not values:
             shares = split(pot.amount, pot.eligible, button=button, n_seats=n, rule=game.odd_chips)
+        elif game.showdown.declare:
+            if declared is None:
+                raise ValueError("a game of declared halves is settled with the declarations")
+            shares = split_declared(
+                pot.amount,
+                pot.eligible,
+                values,
+                declared,
+                button=button,
+                n_seats=n,
+                rule=game.odd_chips,
+            )
         elif len(game.showdown.halves) == 1:
             winners = _best(pot.eligible, values, 0)
             shares = split(pot.amount, winners, button=button, n_seats=n, rule=game.odd_chips)

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simulations.cards import FIRST_JOKER, Rank
+from simulations.engine.wild_rules import DealtWild
 from simulations.evaluators.badugi import evaluate_badugi
 from simulations.evaluators.hand_value import HandValue
 from simulations.evaluators.high import TABLES as HIGH_TABLES
@@ -42,6 +43,7 @@ from simulations.evaluators.selection import (
     evaluate_selection,
     evaluate_selection_batch,
 )
+from simulations.evaluators.spades import SpadeRule, spade_in_hole
 from simulations.evaluators.systems import RankingSystem, evaluate_system
 from simulations.evaluators.wild import substitute_low_bugs
 
@@ -54,12 +56,25 @@ class HandRanking(StrEnum):
     ACE_TO_SIX_LOW = "ace-to-six low"
     DEUCE_TO_SEVEN_LOW = "deuce-to-seven low"
     BADUGI = "badugi"
+    # Chicago: 'the player with the highest spade face down (referred to as in the hole)
+    # receives half the pot' (Rules 002_376df91f076a6501.txt, 'High Chicago or Low Chicago')
+    HIGH_SPADE = "high spade in the hole"
+    LOW_SPADE = "low spade in the hole"  # Low Chicago: 'with the A♠ being the lowest'
 
     @property
     def lowball(self) -> Lowball | None:
         return _LOWBALL.get(self)
 
+    @property
+    def spade_rule(self) -> SpadeRule | None:
+        """The spade in the hole this half pays (None: a hand ranking)."""
+        return _SPADES.get(self)
 
+
+_SPADES = {
+    HandRanking.HIGH_SPADE: SpadeRule.BIG_CHICAGO,
+    HandRanking.LOW_SPADE: SpadeRule.LITTLE_CHICAGO,
+}
 _LOWBALL = {
     HandRanking.ACE_TO_FIVE_LOW: Lowball.ACE_TO_FIVE,
     HandRanking.ACE_TO_SIX_LOW: Lowball.ACE_TO_SIX,
@@ -85,10 +100,15 @@ class Half:
     # 1a86611de8d3f5f7.txt, 'Mexican stud': 'The joker plays as a bug if it is face up, and
     # fully wild if it is face down').
     joker_face_up: RankingSystem | None = None
+    # Ranks the deal makes wild, added to the system's own for each player at the showdown
+    # (simulations.engine.wild_rules: Follow the Queen, low hole card, Spit in the ocean).
+    dealt_wild: DealtWild | None = None
 
     def __post_init__(self) -> None:
         if self.joker_face_up is not None and self.system is None:
             raise ValueError("a face-up joker's system goes with a half's ranking system")
+        if self.dealt_wild is not None and self.system is None:
+            raise ValueError("wild cards decided by the deal need a half's ranking system")
         if self.qualifier is not None and self.ranking is not HandRanking.ACE_TO_FIVE_LOW:
             raise ValueError(f"a qualifier goes with an ace-to-five low, not a {self.ranking} half")
         if self.system is not None and self.ranking is not HandRanking.HIGH:
@@ -96,7 +116,19 @@ class Half:
 
     @property
     def is_low(self) -> bool:
-        return self.ranking is not HandRanking.HIGH
+        return self.ranking is not HandRanking.HIGH and self.ranking.spade_rule is None
+
+    @property
+    def is_spade(self) -> bool:
+        return self.ranking.spade_rule is not None
+
+    def rank_spade(self, down: Sequence[int]) -> Ranking | None:
+        """The spade among ``down`` (a player's cards in the hole) this half pays; None
+        without one (the high hand then takes the whole pot)."""
+        rule = self.ranking.spade_rule
+        assert rule is not None
+        ranked = spade_in_hole([int(c) for c in down if c < FIRST_JOKER], rule)
+        return ranked if ranked.value else None
 
     @property
     def label(self) -> str:
@@ -246,9 +278,12 @@ class Showdown:
 
     With two, each pot is split between the best high and the best qualifying low, the odd
     chip between the halves to the high; with no qualifying low the high takes it all.
+    ``declare``: the players declare which half they play for
+    (:func:`~simulations.engine.declare.split_declared`) instead of the cards speaking.
     """
 
     halves: tuple[Half, ...] = (Half(),)
+    declare: bool = False
 
     def __post_init__(self) -> None:
         if len(self.halves) not in (1, 2):
@@ -257,10 +292,27 @@ class Showdown:
         if len(self.halves) == 2 and None not in boards:
             if boards[0] == boards[1]:
                 raise ValueError("the two halves of a split by board play different boards")
-        elif len(self.halves) == 2 and (self.halves[0].is_low or not self.halves[1].is_low):
-            raise ValueError("a split showdown is a high half, then a low half (or one per board)")
+        elif len(self.halves) == 2 and (
+            self.halves[0].ranking is not HandRanking.HIGH
+            or not (self.halves[1].is_low or self.halves[1].is_spade)
+        ):
+            raise ValueError(
+                "a split showdown is a high half, then a low half or a spade in the hole "
+                "(or one per board)"
+            )
+        if len(self.halves) == 1 and self.halves[0].is_spade:
+            raise ValueError("a spade in the hole takes half a pot: it follows a high half")
         if len(self.halves) == 1 and self.halves[0].qualifier is not None:
             raise ValueError("a qualifier belongs to the low half of a split showdown")
+        if len({h.dealt_wild for h in self.halves if h.dealt_wild is not None}) > 1:
+            raise ValueError("one rule decides the wild cards of the deal for both halves")
+        if self.declare:
+            # 'it is necessary to have either a declaration phase or a qualifier (but not
+            # both)' (Rules 000_1a86611de8d3f5f7.txt)
+            if len(self.halves) != 2 or None not in boards or not self.halves[1].is_low:
+                raise ValueError("a declaration splits a pot between a high and a low half")
+            if self.halves[1].qualifier is not None:
+                raise ValueError("a declared low half has no qualifier")
 
     def rank_players(
         self,
@@ -268,12 +320,16 @@ class Showdown:
         holes: Sequence[Sequence[int]],
         board: Sequence[int],
         jokers_up: Sequence[bool] = (),
+        wild: Sequence[frozenset[Rank]] = (),
+        down: Sequence[Sequence[int]] = (),
     ) -> list[tuple[Ranking | None, ...]]:
         """Each player's best hand in each half (as :meth:`Half.rank`, None where it does not
         qualify): every player of a half valued in one batch call where the half allows
         (:meth:`Half.rank_rows`), one player at a time otherwise.  ``jokers_up``: for each
         player, whether his joker lies face up (a half's ``joker_face_up`` system then ranks
-        his hand)."""
+        his hand).  ``wild``: for each player, the ranks the deal made wild for him (a half
+        with a ``dealt_wild`` rule adds them to its system's); ``down``: each player's cards
+        in the hole, for a half that pays a spade there."""
         rows = None
         jokers = False
         if holes and len({len(hole) for hole in holes}) == 1:
@@ -281,7 +337,25 @@ class Showdown:
             jokers = max(max(row) for row in listed) >= FIRST_JOKER
             rows = np.array(listed, dtype=np.int8)
         per_half = []
+        extras = list(wild) or [frozenset()] * len(holes)
         for half in self.halves:
+            if half.is_spade:
+                if len(down) != len(holes):
+                    raise ValueError("a spade in the hole is read from each player's down cards")
+                per_half.append([half.rank_spade(cards) for cards in down])
+                continue
+            if half.dealt_wild is not None and half.system is not None:
+                ups = list(jokers_up) or [False] * len(holes)
+                ranked_wild = []
+                for hole, extra, up in zip(holes, extras, ups, strict=True):
+                    # a face-up joker's system where the half has one (Shifting sands)
+                    system = half.joker_face_up if up and half.joker_face_up else half.system
+                    mine = replace(system, wild_ranks=system.wild_ranks | extra)
+                    ranked_wild.append(
+                        replace(half, system=mine, joker_face_up=None).rank(selection, hole, board)
+                    )
+                per_half.append(ranked_wild)
+                continue
             ranked = (
                 None if rows is None else half.rank_rows(selection, rows, len(board), jokers=jokers)
             )
@@ -295,6 +369,12 @@ class Showdown:
                 ]
             per_half.append(ranked)
         return list(zip(*per_half, strict=True))
+
+    @property
+    def dealt_wild(self) -> DealtWild | None:
+        """The rule by which the deal decides wild cards, if a half has one."""
+        rules = {h.dealt_wild for h in self.halves if h.dealt_wild is not None}
+        return next(iter(rules)) if rules else None
 
     @property
     def wild_ranks(self) -> frozenset[Rank]:

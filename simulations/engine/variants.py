@@ -9,6 +9,16 @@ Omaha, FO/8: fixed-limit Omaha eight or better, F7S: fixed-limit seven-card stud
 eight-or-better split, FR: fixed-limit razz, N2L1D, F2L3D, FB: the draw games) and the
 project's own, in the same pattern, otherwise; a code, once given, always means the same
 game.
+
+The registry holds the guts games too (files with ``kind = "guts"``), under codes of their
+own: G2 (two-card guts), G2-SF (two-card, straights and flushes counting), G3 (three-card
+guts as the texts rank it), G3-POKER (three-card, ranked as in poker: the straight flush
+first), G3-DEALER (two cards down, in turn, the third face up, the dealer's pair rule),
+G3-CHALLENGE (the same with the challenge instead), G3-WORST (the worst hand doubles the
+pot), G3-VICIOUS (nobody wins unless alone) and G3-CAP50 (the pot capped at 50 antes).
+:data:`VARIANTS` maps every code; :data:`POKER_VARIANTS` only the poker games, whose
+:meth:`Variant.game` is a :class:`GameDefinition`, and :data:`GUTS_VARIANTS` only the guts
+games, whose :meth:`Variant.guts` is a :class:`~simulations.engine.guts_game.GutsGame`.
 """
 
 from __future__ import annotations
@@ -21,7 +31,14 @@ from pathlib import Path
 from types import MappingProxyType
 
 from simulations.engine.game import GameDefinition
-from simulations.engine.gamefile import GameEntry, GameFileError, load_game_file
+from simulations.engine.gamefile import (
+    GameEntry,
+    GameFileError,
+    GameKind,
+    GutsEntry,
+    load_any_game_file,
+)
+from simulations.engine.guts_game import GutsGame
 from simulations.spec import echo
 
 # The package folder of the built-in game files (shipped in the wheel as package data).
@@ -30,22 +47,48 @@ GAMES_FOLDER = files("simulations") / "games"
 
 @dataclass(frozen=True)
 class Variant:
-    """A named game: its stable code, its name, its definition and the file it came from."""
+    """A named game: its stable code, its name, its definition (a poker game's or a guts
+    game's rules) and the file it came from."""
 
     code: str
     name: str
-    definition: GameDefinition
+    definition: GameDefinition | GutsGame
     source: str
 
     @classmethod
-    def from_entry(cls, entry: GameEntry) -> Variant:
+    def from_entry(cls, entry: GameEntry | GutsEntry) -> Variant:
+        if isinstance(entry, GutsEntry):
+            return cls(entry.code, entry.name, entry.guts, entry.source)
         return cls(entry.code, entry.name, entry.game, entry.source)
 
+    @property
+    def kind(self) -> GameKind:
+        return GameKind.GUTS if isinstance(self.definition, GutsGame) else GameKind.POKER
+
     def game(self) -> GameDefinition:
+        """A poker game's definition; ``ValueError`` for a guts game (see :meth:`guts`)."""
+        if isinstance(self.definition, GutsGame):
+            raise ValueError(f"{self.code} is a guts game, not a poker game: see its guts()")
+        return self.definition
+
+    def guts(self) -> GutsGame:
+        """A guts game's rules; ``ValueError`` for a poker game (see :meth:`game`)."""
+        if not isinstance(self.definition, GutsGame):
+            raise ValueError(f"{self.code} is a poker game, not a guts game: see its game()")
         return self.definition
 
     def summary(self) -> dict[str, str]:
         """What ``cardroom games`` lists: code, name, players, deck, structure, showdown."""
+        if isinstance(self.definition, GutsGame):
+            guts = self.definition
+            return {
+                "code": self.code,
+                "name": self.name,
+                "players": f"{guts.min_players}-{guts.max_players}",
+                "deck": "52 cards",
+                "structure": "guts",
+                "showdown": guts.system,
+            }
         game = self.definition
         return {
             "code": self.code,
@@ -68,7 +111,7 @@ def load_games(folder: str | Path | Traversable) -> Mapping[str, Variant]:
         raise GameFileError(str(root), "", "is not a folder of game files")
     found: dict[str, Variant] = {}
     for file in sorted((f for f in root.iterdir() if f.name.endswith(".toml")), key=_name):
-        entry = load_game_file(file)
+        entry = load_any_game_file(file)
         earlier = found.get(entry.code)
         if earlier is not None:
             raise GameFileError(
@@ -83,6 +126,12 @@ def _name(file: Traversable) -> str:
 
 
 VARIANTS = load_games(GAMES_FOLDER)
+POKER_VARIANTS: Mapping[str, Variant] = MappingProxyType(
+    {code: found for code, found in VARIANTS.items() if found.kind is GameKind.POKER}
+)
+GUTS_VARIANTS: Mapping[str, Variant] = MappingProxyType(
+    {code: found for code, found in VARIANTS.items() if found.kind is GameKind.GUTS}
+)
 
 
 def variant(code: str) -> Variant:

@@ -1,24 +1,31 @@
 """Three-card guts hands and two-card hands.
 
 Three-card guts ranks, best first: three of a kind, straight flush, straight, flush, pair,
-high card.  Three cards in sequence make a straight, the ace playing high (Q-K-A) or low
-(A-2-3, the lowest straight); K-A-2 is no straight.  These are the counts of the published
-three-card table (48 straight flushes, 720 straights).
+high card (Rules 000_1a86611de8d3f5f7.txt, 'Guts': "The hands are ranked as follows: Three
+of a kind, straight flush, straight, flush, pair").  Many home games rank them instead as
+"in regular 5-card poker" (the same text), the straight flush first: straight flush, three
+of a kind, straight, flush, pair, high card; :class:`ThreeCardOrder` chooses.  Three cards
+in sequence make a straight, the ace playing high (Q-K-A) or low (A-2-3, the lowest
+straight); K-A-2 is no straight.  These are the counts of the published three-card table
+(48 straight flushes, 720 straights).
 
 Two-card hands rank a pair above any high card.  Where straights and flushes count (a
 table's option), the order follows three-card guts, with the pair in the place of three of
 a kind: pair, straight flush, straight, flush, high card; two cards in sequence are a
 straight (A-2 the lowest, K-A the highest).
 
-A value packs the category above the deciding ranks (deuce 0 .. ace 12), highest first:
-``category << 12 | r1 << 8 | r2 << 4 | r3`` for three cards, ``category << 8 | r1 << 4 | r2``
-for two; a straight is decided by its top card alone.
+A value packs the category's place in the order (weakest 0) above the deciding ranks
+(deuce 0 .. ace 12), highest first: ``place << 12 | r1 << 8 | r2 << 4 | r3`` for three cards
+(in the texts' order the place is the :class:`ThreeCardCategory` value), and
+``category << 8 | r1 << 4 | r2`` for two; a straight is decided by its top card alone.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from enum import IntEnum
+from collections.abc import Mapping
+from enum import IntEnum, StrEnum
+from types import MappingProxyType
 
 import numba as nb
 import numpy as np
@@ -30,7 +37,9 @@ from simulations.evaluators.ranking import Ranking
 
 __all__ = [
     "THREE_CARD_SYSTEM",
+    "THREE_CARD_TABLES",
     "ThreeCardCategory",
+    "ThreeCardOrder",
     "TwoCardCategory",
     "evaluate_three_card",
     "evaluate_three_card_batch",
@@ -61,6 +70,36 @@ class ThreeCardCategory(IntEnum):
     @property
     def label(self) -> str:
         return self.name.lower().replace("_", " ")
+
+
+class ThreeCardOrder(StrEnum):
+    """Which of the two orders ranks three-card guts hands."""
+
+    # Rules 000, 'Guts': "Three of a kind, straight flush, straight, flush, pair".
+    THREE_OF_A_KIND_FIRST = "three-of-a-kind-first"
+    # "ranked as in regular 5-card poker": the straight flush above three of a kind.
+    STRAIGHT_FLUSH_FIRST = "straight-flush-first"
+
+    @property
+    def categories(self) -> tuple[ThreeCardCategory, ...]:
+        """The categories weakest first: a category's place here is its value's top part."""
+        c = ThreeCardCategory
+        if self is ThreeCardOrder.STRAIGHT_FLUSH_FIRST:
+            return (c.HIGH_CARD, c.PAIR, c.FLUSH, c.STRAIGHT, c.THREE_OF_A_KIND, c.STRAIGHT_FLUSH)
+        return tuple(ThreeCardCategory)
+
+    @property
+    def system(self) -> str:
+        """The ranking system's name: rankings of different orders do not compare."""
+        if self is ThreeCardOrder.STRAIGHT_FLUSH_FIRST:
+            return f"{THREE_CARD_SYSTEM}, straight flush first"
+        return THREE_CARD_SYSTEM
+
+    def place(self, category: ThreeCardCategory) -> int:
+        return self.categories.index(category)
+
+
+TEXTS_ORDER = ThreeCardOrder.THREE_OF_A_KIND_FIRST
 
 
 class TwoCardCategory(IntEnum):
@@ -128,9 +167,14 @@ def _name(category_label: str, ranks: list[int], played: list[int]) -> str:
     return f"{top.noun}-high {category_label} ({cards})"
 
 
-def three_card_ranking(value: int) -> Ranking:
-    """The :class:`Ranking` of a three-card guts value."""
-    category = ThreeCardCategory(value >> 12)
+def _in_order(value: int, order: ThreeCardOrder) -> int:
+    """A value of the texts' order (:func:`_three_card_value`) re-placed in ``order``."""
+    return order.place(ThreeCardCategory(value >> 12)) << 12 | value & 0xFFF
+
+
+def three_card_ranking(value: int, *, order: ThreeCardOrder = TEXTS_ORDER) -> Ranking:
+    """The :class:`Ranking` of a three-card guts value of ``order``."""
+    category = order.categories[value >> 12]
     ranks = [(value >> shift) & 15 for shift in (8, 4, 0)]
     match category:
         case ThreeCardCategory.THREE_OF_A_KIND:
@@ -141,7 +185,7 @@ def three_card_ranking(value: int) -> Ranking:
             played = [(ranks[0] - k) % 13 for k in range(3)]
         case _:
             played = ranks
-    return Ranking(THREE_CARD_SYSTEM, value, category.label, _name(category.label, ranks, played))
+    return Ranking(order.system, value, category.label, _name(category.label, ranks, played))
 
 
 def two_card_system(straights_and_flushes: bool) -> str:
@@ -163,11 +207,13 @@ def two_card_ranking(value: int, *, straights_and_flushes: bool = False) -> Rank
     return Ranking(system, value, category.label, _name(category.label, ranks, played))
 
 
-def evaluate_three_card(cards: CardsLike) -> Ranking:
-    """The three-card guts hand of three cards, given as text ('Qs Qd Qh') or card codes."""
+def evaluate_three_card(cards: CardsLike, *, order: ThreeCardOrder = TEXTS_ORDER) -> Ranking:
+    """The three-card guts hand of three cards, given as text ('Qs Qd Qh') or card codes,
+    ranked in ``order`` (default the texts': three of a kind first)."""
     codes = hand_cards(cards, 3, 3, THREE_CARD_SYSTEM)
     suited = len({c & 3 for c in codes}) == 1
-    return three_card_ranking(_three_card_value([c >> 2 for c in codes], suited))
+    value = _in_order(_three_card_value([c >> 2 for c in codes], suited), order)
+    return three_card_ranking(value, order=order)
 
 
 def evaluate_two_card(cards: CardsLike, *, straights_and_flushes: bool = False) -> Ranking:
@@ -216,6 +262,14 @@ def _three_card_table() -> npt.NDArray[np.int16]:
     return table
 
 
+def _reordered(table: npt.NDArray[np.int16], order: ThreeCardOrder) -> npt.NDArray[np.int16]:
+    """The texts' table with each category moved to its place in ``order``."""
+    places = np.array([order.place(category) for category in ThreeCardCategory], np.int16)
+    reordered: npt.NDArray[np.int16] = (places[table >> 12] << 12 | table & 0xFFF).astype(np.int16)
+    reordered.setflags(write=False)
+    return reordered
+
+
 def _two_card_table(straights_and_flushes: bool) -> npt.NDArray[np.int16]:
     """Values of every ordered rank pair, unsuited then suited (index r0*13 + r1, + 169)."""
     r = np.stack(np.meshgrid(np.arange(13), np.arange(13), indexing="ij"), axis=-1).reshape(-1, 2)
@@ -244,6 +298,9 @@ def _two_card_table(straights_and_flushes: bool) -> npt.NDArray[np.int16]:
 
 
 THREE_CARD_TABLE = _three_card_table()
+THREE_CARD_TABLES: Mapping[ThreeCardOrder, npt.NDArray[np.int16]] = MappingProxyType(
+    {order: _reordered(THREE_CARD_TABLE, order) for order in ThreeCardOrder}
+)
 TWO_CARD_TABLES = (_two_card_table(False), _two_card_table(True))
 
 
@@ -272,11 +329,14 @@ def two_card_values(
         out[i] = table[(a >> 2) * 13 + (b >> 2) + 169 * suited]
 
 
-def evaluate_three_card_batch(hands: npt.ArrayLike, *, check: bool = True) -> npt.NDArray[np.int32]:
-    """Three-card guts values of an ``(n, 3)`` array of card codes, one per row."""
+def evaluate_three_card_batch(
+    hands: npt.ArrayLike, *, order: ThreeCardOrder = TEXTS_ORDER, check: bool = True
+) -> npt.NDArray[np.int32]:
+    """Three-card guts values of an ``(n, 3)`` array of card codes, one per row, ranked in
+    ``order``."""
     array = hand_array(hands, 3, 3, THREE_CARD_SYSTEM, check=check)
     out = np.empty(array.shape[0], dtype=np.int32)
-    three_card_values(array, THREE_CARD_TABLE, out)
+    three_card_values(array, THREE_CARD_TABLES[order], out)
     return out
 
 

@@ -23,14 +23,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from simulations.cards import FIRST_JOKER, Card, Rank, format_card
+from simulations.cards import Card, format_card
 from simulations.engine.actions import Action, ActionKind, IllegalAction, LegalActions
 from simulations.engine.card_phases import CardPhases
 from simulations.engine.dealer import Dealer
 from simulations.engine.deck_order import DeckOrder
 from simulations.engine.declare import Declaration
 from simulations.engine.events import (
-    Awarded,
     BetOrRaised,
     Called,
     Checked,
@@ -39,9 +38,6 @@ from simulations.engine.events import (
     PassedOut,
     Posted,
     PostKind,
-    Raked,
-    Returned,
-    Shown,
 )
 from simulations.engine.forced import (
     BlindSeats,
@@ -54,6 +50,7 @@ from simulations.engine.game import (
     ActingOrder,
     GameDefinition,
 )
+from simulations.engine.hand_showdown import HandShowdown
 from simulations.engine.limits import (
     IncompleteRaiseRule,
     Limit,
@@ -72,14 +69,12 @@ from simulations.engine.phases import (
 from simulations.engine.posting import ForcedPosting
 from simulations.engine.pots import Chips, Pot
 from simulations.engine.reopening import still_closed
-from simulations.engine.settle import settle
-from simulations.engine.wild_rules import dealt_wild_ranks
 from simulations.evaluators.lowball import Lowball
 
 __all__ = ["Action", "ActionKind", "BlindSeats", "Hand", "IllegalAction", "LegalActions", "Post"]
 
 
-class Hand(ForcedPosting, CardPhases):
+class Hand(ForcedPosting, CardPhases, HandShowdown):
     """A hand of ``game`` between the seats of ``stacks``, the button at seat ``button``.
 
     The blinds go to the seats after the button unless ``blind_seats`` places them (a button
@@ -605,66 +600,6 @@ class Hand(ForcedPosting, CardPhases):
         self.actor = self._next_to_act(seat)
         if self.actor is None:
             self._advance()
-
-    def _finish(self, live: list[int]) -> None:
-        values: dict[int, tuple[int | None, ...]] = {}
-        shown: dict[int, str] = {}
-        if len(live) > 1:
-            holes = [self.hole[s] for s in live]
-            jokers_up = [any(c >= FIRST_JOKER for c in self.up[s]) for s in live]
-            down = [[c for c in self.hole[s] if c not in self.up[s]] for s in live]
-            every = self.game.showdown.rank_players(
-                self.game.selection, holes, self.board, jokers_up, self._dealt_wild(live), down
-            )
-            for s, ranked in zip(live, every, strict=True):
-                values[s] = tuple(None if r is None else r.value for r in ranked)
-                shown[s] = " / ".join(
-                    r.name if r is not None else "no spade" if half.is_spade else "no low"
-                    for r, half in zip(ranked, self.game.showdown.halves, strict=True)
-                )
-        # 'No flop, no drop': a hand over on its first street pays no rake or drop.
-        result = settle(
-            self.game,
-            self.contributed,
-            self.dead,
-            self.folded,
-            values,
-            button=self.button,
-            flopped=self.street > 0,
-            carried=self.carried_in,
-            declared=self.declared if self.game.showdown.declare else None,
-        )
-        for seat, excess in result.returned:
-            self.contributed[seat] -= excess
-            self.stacks[seat] += excess
-            self.events.append(Returned(seat, excess))
-        self.pots = result.pots
-        self.rake, self.jackpot_drop = result.rake, result.jackpot_drop
-        if result.rake or result.jackpot_drop:
-            self.events.append(Raked(result.rake, result.jackpot_drop))
-        for s in live if len(live) > 1 else ():
-            self.events.append(Shown(s, shown[s], values[s][0] or 0))
-        for award in result.awards:
-            self.stacks[award.seat] += award.chips
-            self.events.append(Awarded(award.pot, award.seat, award.chips))
-        self.actor = None
-        self.finished = True
-
-    def _dealt_wild(self, live: list[int]) -> list[frozenset[Rank]]:
-        """The ranks the game's deal-decided wild rule makes wild for each of ``live`` (none
-        without such a rule)."""
-        rule = self.game.showdown.dealt_wild
-        if rule is None:
-            return []
-        return [
-            dealt_wild_ranks(
-                rule,
-                upcards=self.upcards_dealt,
-                down=[c for c in self.hole[s] if c not in self.up[s]],
-                board=self.board,
-            )
-            for s in live
-        ]
 
     def __repr__(self) -> str:
         board = " ".join(format_card(c) for c in self.board)

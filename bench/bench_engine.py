@@ -50,7 +50,17 @@ from common import (
     time_in_rounds,
     write_json,
 )
-from phh_corpus import AUTOMATIONS
+
+# the same script steps as the PHH replay, run by the same function
+from phh_corpus import (
+    AUTOMATIONS,
+    BET_OR_RAISE,
+    CHECK_OR_CALL,
+    DEAL_BOARD,
+    DEAL_HOLE,
+    FOLD,
+    run_step,
+)
 from pokerkit import (
     BettingStructure,
     Card,
@@ -88,7 +98,6 @@ POKERKIT_STREETS = (
 )
 
 # pokerkit script steps
-DEAL_HOLE, DEAL_BOARD, FOLD, CHECK_OR_CALL, BET_OR_RAISE = range(5)
 
 
 @dataclass(frozen=True)
@@ -270,20 +279,6 @@ def generate_one(game: GameDefinition, seed: int) -> Generated:
         showdown=sum(not f for f in hand.folded) > 1,
         all_in=any(isinstance(e, all_in_events) and e.all_in for e in hand.events),
     )
-
-
-def run_step(state: State, step: tuple[int, Any]) -> None:
-    kind, argument = step
-    if kind == DEAL_HOLE:
-        state.deal_hole(argument)
-    elif kind == DEAL_BOARD:
-        state.deal_board(argument)
-    elif kind == FOLD:
-        state.fold()
-    elif kind == CHECK_OR_CALL:
-        state.check_or_call()
-    else:
-        state.complete_bet_or_raise_to(argument)
 
 
 def play_pokerkit(scripts: Sequence[Script]) -> list[tuple[int, ...]]:

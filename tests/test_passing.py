@@ -143,6 +143,9 @@ def test_seven_players_of_seven_card_anaconda_use_49_cards() -> None:
     ],
 )
 def test_where_a_pass_goes(direction: PassDirection, expected: dict[int, int]) -> None:
+    """Rules 000_1a86611de8d3f5f7.txt, 'Anaconda': 'passed to the player on their left',
+    'passing two cards to his right'; seat 2 has folded and is skipped ('no longer involved
+    in card passing'); across is half the live players round."""
     assert Pass("pass", 1, direction).receivers([1, 3, 4, 0]) == expected
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
-from simulations.engine.pots import Chips, OddChipRule, split, split_high_low
+from simulations.engine.pots import Chips, OddChipRule, best_seats, split, split_high_low
 
 
 class Declaration(StrEnum):
@@ -30,15 +30,6 @@ class Declaration(StrEnum):
     @property
     def low(self) -> bool:
         return self is not Declaration.HIGH
-
-
-def _best(seats: Sequence[int], values: Mapping[int, Sequence[int | None]], half: int) -> list[int]:
-    """The seats with the best value in ``half`` (larger is better)."""
-    ranked = [(v, s) for s in seats if (v := values[s][half]) is not None]
-    if not ranked:
-        return []
-    top = max(v for v, _ in ranked)
-    return [s for v, s in ranked if v == top]
 
 
 def _scoops(
@@ -90,10 +81,10 @@ def split_declared(
             return {seat: amount}
     left = [s for s in eligible if declared[s] is not Declaration.BOTH]
     if not left:
-        high, low = _best(eligible, values, 0), _best(eligible, values, 1)
+        high, low = best_seats(eligible, values, 0), best_seats(eligible, values, 1)
         return split_high_low(amount, high, low, button=button, n_seats=n_seats, rule=rule)
-    high = _best([s for s in left if declared[s].high], values, 0)
-    low = _best([s for s in left if declared[s].low], values, 1)
+    high = best_seats([s for s in left if declared[s].high], values, 0)
+    low = best_seats([s for s in left if declared[s].low], values, 1)
     if not high or not low:
         return split(amount, high or low, button=button, n_seats=n_seats, rule=rule)
     return split_high_low(amount, high, low, button=button, n_seats=n_seats, rule=rule)

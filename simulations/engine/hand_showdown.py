@@ -53,9 +53,12 @@ class HandShowdown:
         if len(live) > 1:
             holes = [self.hole[s] for s in live]
             jokers_up = [any(c >= FIRST_JOKER for c in self.up[s]) for s in live]
-            down = [[c for c in self.hole[s] if c not in self.up[s]] for s in live]
-            every = self.game.showdown.rank_players(
-                self.game.selection, holes, self.board, jokers_up, self._dealt_wild(live), down
+            showdown = self.game.showdown
+            down: list[list[Card]] = []
+            if showdown.reads_down_cards:  # a spade in the hole, a low hole card wild
+                down = [[c for c in self.hole[s] if c not in self.up[s]] for s in live]
+            every = showdown.rank_players(
+                self.game.selection, holes, self.board, jokers_up, self._dealt_wild(down), down
             )
             for s, ranked in zip(live, every, strict=True):
                 values[s] = tuple(None if r is None else r.value for r in ranked)
@@ -91,18 +94,13 @@ class HandShowdown:
         self.actor = None
         self.finished = True
 
-    def _dealt_wild(self, live: list[int]) -> list[frozenset[Rank]]:
-        """The ranks the game's deal-decided wild rule makes wild for each of ``live`` (none
-        without such a rule)."""
+    def _dealt_wild(self, down: list[list[Card]]) -> list[frozenset[Rank]]:
+        """The ranks the game's deal-decided wild rule makes wild for each player still in,
+        whose down cards are ``down`` (none without such a rule)."""
         rule = self.game.showdown.dealt_wild
         if rule is None:
             return []
         return [
-            dealt_wild_ranks(
-                rule,
-                upcards=self.upcards_dealt,
-                down=[c for c in self.hole[s] if c not in self.up[s]],
-                board=self.board,
-            )
-            for s in live
+            dealt_wild_ranks(rule, upcards=self.upcards_dealt, down=cards, board=self.board)
+            for cards in down
         ]

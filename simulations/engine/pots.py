@@ -164,3 +164,21 @@ def _split_chips(
         order = clockwise_from_button(set(winners), button, n_seats)
         return {seat: amount / len(order) for seat in order}
     return split(amount, winners, button=button, n_seats=n_seats, rule=rule)
+
+
+def best_seats(
+    eligible: Sequence[int], values: Mapping[int, Sequence[int | None]], half: int
+) -> list[int]:
+    """The ``eligible`` seats with the best value (larger is better) in ``half`` of the
+    showdown, ties all together; none when no one qualifies (every value None)."""
+    best: int | None = None
+    winners: list[int] = []
+    for s in eligible:
+        value = values[s][half]
+        if value is None:
+            continue
+        if best is None or value > best:
+            best, winners = value, [s]
+        elif value == best:
+            winners.append(s)
+    return winners

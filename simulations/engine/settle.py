@@ -16,7 +16,15 @@ from dataclasses import dataclass
 
 from simulations.engine.declare import Declaration, split_declared
 from simulations.engine.game import GameDefinition
-from simulations.engine.pots import Chips, Pot, side_pots, split, split_high_low, uncalled_bet
+from simulations.engine.pots import (
+    Chips,
+    Pot,
+    best_seats,
+    side_pots,
+    split,
+    split_high_low,
+    uncalled_bet,
+)
 
 
 @dataclass(frozen=True)
@@ -104,32 +112,15 @@ def settle(
                 rule=game.odd_chips,
             )
         elif len(game.showdown.halves) == 1:
-            winners = _best(pot.eligible, values, 0)
+            winners = best_seats(pot.eligible, values, 0)
             shares = split(pot.amount, winners, button=button, n_seats=n, rule=game.odd_chips)
         else:  # high and low: cards speak for both halves
-            high, low = _best(pot.eligible, values, 0), _best(pot.eligible, values, 1)
+            high, low = best_seats(pot.eligible, values, 0), best_seats(pot.eligible, values, 1)
             shares = split_high_low(
                 pot.amount, high, low, button=button, n_seats=n, rule=game.odd_chips
             )
         awards.extend(Award(index, winner, chips) for winner, chips in shares.items())
     return Settlement(tuple(returned), remaining, rake, drop, tuple(awards))
-
-
-def _best(
-    eligible: Sequence[int], values: Mapping[int, Sequence[int | None]], half: int
-) -> list[int]:
-    """The eligible seats with the best value in ``half`` (none when no one qualifies)."""
-    best: int | None = None
-    winners: list[int] = []
-    for s in eligible:
-        value = values[s][half]
-        if value is None:
-            continue
-        if best is None or value > best:
-            best, winners = value, [s]
-        elif value == best:
-            winners.append(s)
-    return winners
 
 
 def _take_rake_and_drop(

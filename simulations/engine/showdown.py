@@ -371,6 +371,12 @@ class Showdown:
         return list(zip(*per_half, strict=True))
 
     @property
+    def reads_down_cards(self) -> bool:
+        """Whether the showdown needs each player's down cards: a spade in the hole, or wild
+        cards the deal decides."""
+        return self.dealt_wild is not None or any(h.is_spade for h in self.halves)
+
+    @property
     def dealt_wild(self) -> DealtWild | None:
         """The rule by which the deal decides wild cards, if a half has one."""
         rules = {h.dealt_wild for h in self.halves if h.dealt_wild is not None}

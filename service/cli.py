@@ -24,6 +24,7 @@ from service import client
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.jobfile import JobFileError, load_job
 from service.render import render
+from simulations.engine.deals import DealSequence, describe_deals, play_deals_plainly
 from simulations.engine.gamefile import GameKind, load_any_game_file
 from simulations.engine.guts import GutsSession
 from simulations.engine.guts_history import (
@@ -32,8 +33,6 @@ from simulations.engine.guts_history import (
     describe_guts_game,
     play_guts_plainly,
 )
-from simulations.engine.hand import Hand
-from simulations.engine.history import describe_events, play_plainly
 from simulations.engine.phases import describe_phase
 from simulations.engine.variants import VARIANTS, Variant, variant
 from workers.job import Job
@@ -320,6 +319,8 @@ def cmd_games(args: argparse.Namespace) -> int:
     sizes = f"small bet {stakes.small_bet}"
     if stakes.big_bet is not None:
         sizes += f", big bet {stakes.big_bet} from round {stakes.big_bet_round + 1}"
+    if stakes.sizes:
+        sizes = "bets " + "-".join(str(size) for size in stakes.sizes) + " by round"
     if stakes.spreads:
         sizes += ", spreads " + " ".join(f"{low}-{high}" for low, high in stakes.spreads)
     if stakes.max_bets is not None:
@@ -347,9 +348,9 @@ def cmd_deal(args: argparse.Namespace) -> int:
             f"--players: {found.code} is for {game.min_players} to {game.max_players} "
             f"players, got {args.players}"
         )
-    hand = Hand(game, [200] * args.players, button=0, rng=np.random.default_rng(args.seed))
+    deals = DealSequence(game, [200] * args.players, button=0, rng=np.random.default_rng(args.seed))
     print(f"{found.name}, {args.players} players, seed {args.seed}; the button on seat 0")
-    for line in describe_events(play_plainly(hand).events):
+    for line in describe_deals(play_deals_plainly(deals)):
         print(f"  {line}")
     return 0
 

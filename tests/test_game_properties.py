@@ -1,7 +1,13 @@
 """Properties of every built-in game over random play (2,000 hands each): no card is in two
 places at once and none comes back unless a reshuffle brought it (never a folded hand's),
 each player ends with the cards the game deals, chips are conserved, and the shares of
-every pot add up to the pot — whatever the phases and the showdown's halves."""
+every pot add up to the pot — whatever the phases and the showdown's halves.
+
+East Village's pile (Rules 002_376df91f076a6501.txt, '= East Village =': 'The dealer then
+adds cards from the stub until there are a total of 7 donation cards'): its cards are the
+donations and cards never dealt before, and the board comes from it alone.  Baseball's extra
+upcards (Rules 000_1a86611de8d3f5f7.txt, 'being dealt an extra upcard') count toward the
+cards a player ends with."""
 
 from __future__ import annotations
 
@@ -18,10 +24,13 @@ from simulations.engine.events import (
     BoardDealt,
     Burned,
     Discarded,
+    Donated,
     Exhausted,
     Folded,
     HoleDealt,
+    OutOfCards,
     Passed,
+    PileMade,
     Reshuffled,
 )
 from simulations.engine.game import ExhaustionRule, GameDefinition
@@ -37,14 +46,22 @@ PLAIN = 20  # and hands at the most players played to the end by play_plainly
 
 def _check_cards(hand: Hand, name: str, seed: int) -> dict[int, int]:
     """Walk the log: no card is dealt while someone holds it, a card comes back only after a
-    reshuffle and never from a folded hand.  Returns each folded seat's card count."""
+    reshuffle and never from a folded hand; a donation pile holds the donations and unseen
+    cards, and the board comes from it.  Returns each folded seat's card count."""
     held: dict[int, set[Card]] = {s: set() for s in range(hand.n)}
     folded: dict[int, int] = {}
     gone: set[Card] = set()  # folded hands: never dealt again
     away: set[Card] = set()  # burned or discarded: dealt again only after a reshuffle
     returned: set[Card] = set()  # back in the stub by a reshuffle
     seen: set[Card] = set()
+    donated: set[Card] = set()
+    pile: set[Card] = set()  # the donation pile's cards not yet on the board
+    piled = False
     for event in hand.events:
+        if isinstance(event, BoardDealt) and piled:
+            assert set(event.cards) <= pile, (name, seed, "a board card not from the pile")
+            pile -= set(event.cards)
+            continue
         if isinstance(event, HoleDealt | BoardDealt):
             for card in event.cards:
                 assert card not in gone, (name, seed, "a folded card came back")
@@ -65,12 +82,23 @@ def _check_cards(hand: Hand, name: str, seed: int) -> dict[int, int]:
         elif isinstance(event, Discarded):
             held[event.seat] -= set(event.cards)
             away |= set(event.cards)
+        elif isinstance(event, Donated):
+            assert set(event.cards) <= held[event.seat], (name, seed, "donated a card not held")
+            held[event.seat] -= set(event.cards)
+            donated |= set(event.cards)
+        elif isinstance(event, PileMade):
+            added = set(event.from_stub)
+            assert not added & (seen | away | gone), (name, seed, "a pile card dealt before")
+            assert set(event.cards) == donated | added, (name, seed, "not the donations")
+            assert len(event.cards) == len(donated) + len(added), (name, seed)
+            pile, piled = set(event.cards), True
+            seen |= added
         elif isinstance(event, Reshuffled) or (isinstance(event, Exhausted) and event.reused_burns):
             returned |= away  # stud's rule deals earlier burn cards again
         elif isinstance(event, Folded):
             folded[event.seat] = len(held[event.seat])
             gone |= held[event.seat]
-    every = [c for h in hand.hole for c in h] + list(hand.board)
+    every = [c for h in hand.hole for c in h] + list(hand.board) + list(pile)
     assert len(every) == len(set(every)), (name, seed)
     # each hand is what the log dealt and passed to it, less what it gave away
     assert [held[s] for s in range(hand.n)] == [set(h) for h in hand.hole], (name, seed)
@@ -99,11 +127,18 @@ def test_random_play_keeps_the_cards_and_the_chips(code: str) -> None:
         expected = (
             cards_held(game.phases[: hand.phase + 1])[0] - community
         )  # the shared card is on the board
+        # Baseball: the extra upcards dealt, less what running out left undealt
+        more = Counter(
+            e.seat for e in hand.events if isinstance(e, HoleDealt) and e.extra for _ in e.cards
+        )
+        for event in hand.events:
+            if isinstance(event, OutOfCards):
+                more.subtract(event.short)
         for seat in range(n):
             if seat in folded_at:  # a folded hand gets no more cards
                 assert len(hand.hole[seat]) == folded_at[seat], (code, seed)
             else:
-                assert len(hand.hole[seat]) == expected, (code, seed)
+                assert len(hand.hole[seat]) == expected + more[seat], (code, seed)
         assert sum(hand.stacks) + hand.carried == sum(stacks), (code, seed)  # or passed out
         awarded: Counter[int] = Counter()
         for event in hand.events:

@@ -1,5 +1,5 @@
-"""GameService end to end: the built-in games and game-file checking, against a real server
-process on loopback (one for the whole module)."""
+"""GameService end to end: the built-in games, poker and guts, and game-file checking,
+against a real server process on loopback (one for the whole module)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -20,14 +21,38 @@ from service.api.cardroom.v1 import game_service_pb2 as game_pb
 from service.api.cardroom.v1 import game_service_pb2_grpc as game_pb_grpc
 from service.games import MAX_GAME_TEXT_BYTES
 from service.metrics import ServiceMetrics
+from simulations.engine.gamefile import GutsEntry, load_any_game_file
+from simulations.engine.guts_game import (
+    DealerRule,
+    DealerWithoutPair,
+    Declaring,
+    GutsDeal,
+    GutsGame,
+    LastCard,
+    NobodyIn,
+    PotRule,
+    SetAside,
+    ThreeCardOrder,
+    ViciousPayers,
+    WorstHandPays,
+)
 from simulations.engine.phases import describe_phase
-from simulations.engine.variants import POKER_VARIANTS, VARIANTS, variant
+from simulations.engine.pots import OddChipRule
+from simulations.engine.variants import GUTS_VARIANTS, POKER_VARIANTS, VARIANTS, variant
 from tests.harness import REPO, Server, running_server
 
 pytestmark = pytest.mark.slow
 
 EXAMPLE = (REPO / "examples" / "games" / "pineapple-omaha-eight.toml").read_text()
 SERVICE = "cardroom.v1.GameService"
+# The built-in guts game files (kind = "guts"), in file-name order.
+GUTS_FILES = [
+    path
+    for path in sorted((REPO / "simulations" / "games").glob("*.toml"))
+    if isinstance(load_any_game_file(path), GutsEntry)
+]
+G3_FILE = next(path for path in GUTS_FILES if load_any_game_file(path).code == "G3")
+G3_TEXT = G3_FILE.read_text()
 
 
 @pytest.fixture(scope="module")
@@ -60,9 +85,10 @@ def _edited(old: str, new: str) -> str:
 
 def test_list_games_returns_every_built_in_game(stub: game_pb_grpc.GameServiceStub) -> None:
     games = stub.ListGames(game_pb.ListGamesRequest()).games
-    assert [g.code for g in games] == list(POKER_VARIANTS)
+    assert [g.code for g in games] == list(VARIANTS)  # poker and guts, `cardroom games`' order
     for game in games:  # the labels `cardroom games` prints
         summary = VARIANTS[game.code].summary()
+        assert game.kind == str(VARIANTS[game.code].kind)
         assert game.name == summary["name"]
         assert f"{game.min_players}-{game.max_players}" == summary["players"]
         assert (game.deck, game.structure, game.showdown) == (
@@ -161,6 +187,192 @@ def test_invalid_toml_names_the_line(stub: game_pb_grpc.GameServiceStub) -> None
     err = _refused(stub.CheckGame, game_pb.CheckGameRequest(text=text))
     line = 1 + EXAMPLE.splitlines().index('code = "PPINO/8"')
     assert f"(at line {line}, column" in err.details(), err.details()
+
+
+# --- games of guts ------------------------------------------------------------------------------
+
+
+def test_list_games_includes_every_guts_game_as_guts(stub: game_pb_grpc.GameServiceStub) -> None:
+    games = stub.ListGames(game_pb.ListGamesRequest()).games
+    kinds = {game.code: game.kind for game in games}
+    assert {"G2", "G3", "G3-POKER", "G3-CAP50"} <= set(GUTS_VARIANTS)
+    assert {code: kinds.get(code) for code in GUTS_VARIANTS} == dict.fromkeys(GUTS_VARIANTS, "guts")
+    assert {code: kinds.get(code) for code in POKER_VARIANTS} == dict.fromkeys(
+        POKER_VARIANTS, "poker"
+    )
+    g3 = next(game for game in games if game.code == "G3")
+    assert (g3.structure, g3.deck, g3.showdown) == ("guts", "52 cards", "three-card guts")
+    assert (g3.min_players, g3.max_players) == (2, 10)
+
+
+def test_get_game_describes_three_card_guts(stub: game_pb_grpc.GameServiceStub) -> None:
+    """Rules 000_1a86611de8d3f5f7.txt, 'Guts': "The hands are ranked as follows: Three of a
+    kind, straight flush, straight, flush, pair"; "the player who stays in with the best hand
+    receives the current pot, while all other players who stayed in must match the pot"."""
+    game = stub.GetGame(game_pb.GetGameRequest(code="G3")).game
+    assert game.summary.code == "G3" and game.summary.kind == "guts"
+    assert game.HasField("guts") and not game.HasField("forced")
+    assert not game.phases and game.exhaustion == ""
+    guts = game.guts
+    order = ["three of a kind", "straight flush", "straight", "flush", "pair", "high card"]
+    assert list(guts.ranking) == order and guts.ranking_order == "three-of-a-kind-first"
+    assert f"ranking: three-card guts ({' > '.join(order)})" in guts.rules
+    assert guts.pot_rule == "match"
+    assert "pot: the best hand takes the pot; every other player in matches it" in guts.rules
+    assert (guts.cards, guts.down_cards, guts.ante) == (3, 3, 1)
+    assert (guts.deal, guts.declaring, guts.dealer) == ("all-down", "simultaneous", "none")
+    assert not guts.HasField("cap") and "cap: none" in guts.rules
+    assert guts.worst_hand_pays == guts.vicious_payers == guts.set_aside == ""
+    assert guts.last_card == guts.dealer_without_pair == ""
+
+
+def test_get_game_tells_the_guts_games_apart(stub: game_pb_grpc.GameServiceStub) -> None:
+    """Rules 000_1a86611de8d3f5f7.txt, 'Guts': "ranked as in regular 5-card poker" (G3-POKER);
+    "the dealer must have a pair or better to win the pot" (G3-DEALER); "cap them at 50x or
+    100x the ante" (G3-CAP50); two-card hands, with or without straights and flushes."""
+    poker = stub.GetGame(game_pb.GetGameRequest(code="G3-POKER")).game.guts
+    assert list(poker.ranking[:2]) == ["straight flush", "three of a kind"]
+    assert poker.ranking_order == "straight-flush-first"
+    dealer = stub.GetGame(game_pb.GetGameRequest(code="G3-DEALER")).game.guts
+    assert (dealer.deal, dealer.down_cards, dealer.last_card) == ("last-card-up", 2, "as-declared")
+    assert (dealer.declaring, dealer.dealer) == ("in-turn", "pair-to-win-alone")
+    assert dealer.dealer_without_pair == "redeal"
+    capped = stub.GetGame(game_pb.GetGameRequest(code="G3-CAP50")).game.guts
+    assert capped.HasField("cap") and capped.cap == 50 * capped.ante
+    assert capped.set_aside == "next-game-ante"
+    two = stub.GetGame(game_pb.GetGameRequest(code="G2")).game.guts
+    assert (two.cards, list(two.ranking), two.ranking_order) == (2, ["pair", "high card"], "")
+    assert not two.straights_and_flushes
+    counted = stub.GetGame(game_pb.GetGameRequest(code="G2-SF")).game.guts
+    assert counted.straights_and_flushes and len(counted.ranking) == 5
+    worst = stub.GetGame(game_pb.GetGameRequest(code="G3-WORST")).game.guts
+    assert (worst.pot_rule, worst.worst_hand_pays) == ("worst-hand-doubles", "twice-the-pot")
+    vicious = stub.GetGame(game_pb.GetGameRequest(code="G3-VICIOUS")).game.guts
+    assert (vicious.pot_rule, vicious.vicious_payers) == ("vicious", "losers")
+
+
+def test_poker_games_have_no_guts_rules(stub: game_pb_grpc.GameServiceStub) -> None:
+    game = stub.GetGame(game_pb.GetGameRequest(code="NT")).game
+    assert game.summary.kind == "poker" and not game.HasField("guts") and game.phases
+
+
+def _guts_game(game: game_pb.Game) -> GutsGame:
+    """The guts game a message describes, its empty choices taking the definition's
+    defaults (as a file that leaves them out does): the message says all the game holds."""
+    guts = game.guts
+    chosen: dict[str, Any] = {
+        "order": ThreeCardOrder(guts.ranking_order) if guts.ranking_order else None,
+        "last_card": LastCard(guts.last_card) if guts.last_card else None,
+        "dealer_without_pair": (
+            DealerWithoutPair(guts.dealer_without_pair) if guts.dealer_without_pair else None
+        ),
+        "worst_hand_pays": WorstHandPays(guts.worst_hand_pays) if guts.worst_hand_pays else None,
+        "vicious_payers": ViciousPayers(guts.vicious_payers) if guts.vicious_payers else None,
+        "cap": guts.cap if guts.HasField("cap") else None,
+        "set_aside": SetAside(guts.set_aside) if guts.set_aside else None,
+    }
+    return GutsGame(
+        name=game.summary.name,
+        cards=guts.cards,
+        straights_and_flushes=guts.straights_and_flushes,
+        deal=GutsDeal(guts.deal),
+        declaring=Declaring(guts.declaring),
+        dealer=DealerRule(guts.dealer),
+        pot_rule=PotRule(guts.pot_rule),
+        ante=guts.ante,
+        nobody_in=NobodyIn(guts.nobody_in),
+        odd_chips=OddChipRule(guts.odd_chips),
+        min_players=game.summary.min_players,
+        max_players=game.summary.max_players,
+        **{key: value for key, value in chosen.items() if value is not None},
+    )
+
+
+@pytest.mark.parametrize("path", GUTS_FILES, ids=lambda path: path.name)
+def test_check_game_round_trips_every_guts_file(
+    stub: game_pb_grpc.GameServiceStub, path: Path
+) -> None:
+    entry = load_any_game_file(path)
+    assert isinstance(entry, GutsEntry)
+    checked = stub.CheckGame(game_pb.CheckGameRequest(text=path.read_text())).game
+    assert checked.summary.kind == "guts" and checked.summary.code == entry.code
+    assert checked == stub.GetGame(game_pb.GetGameRequest(code=entry.code)).game
+    assert _guts_game(checked) == entry.guts
+    assert len(checked.guts.rules) >= 8 and all(": " in line for line in checked.guts.rules)
+
+
+def test_check_game_describes_a_guts_file_of_its_own(stub: game_pb_grpc.GameServiceStub) -> None:
+    """A file not among the built-in games: CheckGame reads its text, not a code."""
+    text = G3_TEXT.replace('code = "G3"', 'code = "MY-G3"').replace(
+        'rule = "match"', 'rule = "vicious"\nvicious_payers = "every-player-in"\ncap = 7'
+    )
+    assert "MY-G3" in text and "every-player-in" in text
+    game = stub.CheckGame(game_pb.CheckGameRequest(text=text)).game
+    assert game.summary.code == "MY-G3" and game.summary.kind == "guts"
+    guts = game.guts
+    assert (guts.pot_rule, guts.vicious_payers) == ("vicious", "every-player-in")
+    assert guts.cap == 7 and guts.set_aside == "next-game-ante"
+    assert "pot: nobody wins unless alone; the every player in match the pot" in guts.rules
+
+
+def _guts_edited(old: str, new: str) -> str:
+    assert old in G3_TEXT, old
+    return G3_TEXT.replace(old, new)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param(
+            _guts_edited('rule = "match"', 'rule = "winner-takes-all"'),
+            "text: pot.rule: must be one of 'match', 'worst-hand-doubles', 'vicious'; "
+            "got 'winner-takes-all'",
+            id="unknown-pot-rule",
+        ),
+        pytest.param(
+            _guts_edited("cards = 3", "cards = 4"),
+            "text: cards: must be 2 to 3, got 4",
+            id="four-cards",
+        ),
+        pytest.param(_guts_edited("cards = 3\n", ""), "text: cards: is required", id="no-cards"),
+        pytest.param(
+            _guts_edited('form = "simultaneous"', 'form = "simultaneous"\ndealer = "challenge"'),
+            "text: declare.dealer: means something only with declare.form = 'in-turn'",
+            id="dealer-without-turns",
+        ),
+        pytest.param(
+            _guts_edited("ante = 1", "ante = 1\nantes = 2"),
+            "text: pot.antes: is not a known setting",
+            id="unknown-field",
+        ),
+        pytest.param(
+            _guts_edited("players = [2, 10]", "players = [2, 20]"),
+            "text: players: 2 to 20 players; a 3-card game deals 2 to 17 from 52 cards",
+            id="too-many-players",
+        ),
+        pytest.param(
+            _guts_edited('kind = "guts"', 'kind = "gutz"'),
+            "text: kind: must be one of 'poker', 'guts'",
+            id="unknown-kind",
+        ),
+    ],
+)
+def test_bad_guts_files_are_invalid_argument_naming_the_field(
+    stub: game_pb_grpc.GameServiceStub, text: str, message: str
+) -> None:
+    err = _refused(stub.CheckGame, game_pb.CheckGameRequest(text=text))
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.details().startswith(message), err.details()
+    assert "\n" not in err.details() and "Traceback" not in err.details()
+
+
+@pytest.mark.parametrize("code", ["G4", "g3", "G3-POKER-X", "GUTS"])
+def test_unknown_guts_like_codes_are_not_found(
+    stub: game_pb_grpc.GameServiceStub, code: str
+) -> None:
+    err = _refused(stub.GetGame, game_pb.GetGameRequest(code=code))
+    assert err.code() == grpc.StatusCode.NOT_FOUND
+    assert err.details() == f"code: {code!r} is not a built-in game's code (see ListGames)"
 
 
 def _padded(size: int, pad: str = "x") -> str:

@@ -29,6 +29,9 @@ class ActionKind(StrEnum):
     PASS = "pass"  # hand these cards to a neighbour (Anaconda)
     DECLARE = "declare"  # play for the high half, the low half or both (high-low declare)
     ARRANGE = "arrange"  # put one's down cards in the order a roll-out will turn them up
+    DONATE = "donate"  # give these down cards face down to the board's pile (East Village)
+    TWIST = "twist"  # buy a card from the stub in place of this one (none: no twist)
+    PAY = "pay"  # match the pot for an upcard that must be paid for (Baseball's 3s)
 
     @property
     def noun(self) -> str:
@@ -41,6 +44,7 @@ _NOUNS = {
     "expose": "an exposure",
     "arrange": "an arrangement",
     "declare": "a declaration",
+    "pay": "a payment",
 }
 
 
@@ -111,18 +115,39 @@ class Action:
         """Pass ``cards`` to the neighbour the game's pass names."""
         return cls(ActionKind.PASS, cards=tuple(Card(int(c)) for c in cards))
 
+    @classmethod
+    def donate(cls, cards: Sequence[int]) -> Action:
+        """Give ``cards`` (down cards) face down to the pile the board is dealt from."""
+        return cls(ActionKind.DONATE, cards=tuple(Card(int(c)) for c in cards))
+
+    @classmethod
+    def twist(cls, card: int | None = None) -> Action:
+        """Buy a card from the stub in place of ``card``; no card: buy none (or no more)."""
+        return cls(ActionKind.TWIST, cards=() if card is None else (Card(int(card)),))
+
+    @classmethod
+    def pay(cls) -> Action:
+        """Pay what the upcard costs (match the pot); the other choice is to fold."""
+        return cls(ActionKind.PAY)
+
 
 @dataclass(frozen=True)
 class CardChoice:
     """A decision about one's own cards: which of ``cards`` to draw to, discard or expose,
     ``fewest`` to ``most`` of them (a draw's ``most`` may be higher when an ace is kept:
-    ``most_keeping_ace``)."""
+    ``most_keeping_ace``).
+
+    ``price``: the chips a twist or a payment puts into the pot (dead money, not a bet); a
+    twist names one of ``cards`` or none.  ``may_fold``: folding is the other answer (a
+    payment, which names no cards: :meth:`Action.pay` or :meth:`Action.fold`)."""
 
     kind: ActionKind
     cards: tuple[Card, ...]
     fewest: int
     most: int
     most_keeping_ace: int | None = None
+    price: int = 0
+    may_fold: bool = False
 
     def action(self, cards: Sequence[int]) -> Action:
         return Action(self.kind, cards=tuple(Card(int(c)) for c in cards))
@@ -142,6 +167,8 @@ class LegalActions:
     bring_in: int | None = None  # on the bring-in's turn: what paying only the bring-in costs
     choice: CardChoice | None = None  # a draw, discard or exposure instead of a betting turn
     declarations: tuple[Declaration, ...] = ()  # a declaration is due: one of these
+    # A round without checking (Q-Ball): with nothing to call the player opens or folds.
+    must_open: bool = False
 
     def wager_action(self, total: int) -> Action:
         """The bet or raise to ``total`` that this turn calls for."""
@@ -154,8 +181,11 @@ class LegalActions:
             and self.bring_in is None
             and self.choice is None
             and not self.declarations
+            and not self.must_open
         )
 
     @property
     def can_fold(self) -> bool:
-        return self.to_call > 0
+        if self.choice is not None:
+            return self.choice.may_fold  # a payment's other answer
+        return self.to_call > 0 or self.must_open

@@ -14,6 +14,22 @@ game's exhaustion rule (:class:`~simulations.engine.game.ExhaustionRule`), loggi
   discards the rule allows are shuffled into a new stub.  The texts' rule takes every
   discard but the drawing player's own in this draw; the others take only earlier draws'
   discards, or all of them.  Folded hands never come back.
+
+Two deals of the home games are the dealer's too:
+
+* East Village (Rules 002_376df91f076a6501.txt, '= East Village ='): the donations are
+  scrambled, 'The dealer then adds cards from the stub until there are a total of 7 donation
+  cards. The dealer then "shuffles" these seven cards with a scramble'; the board is dealt
+  from that pile, and 'there are no "burn cards" used in this game'.  A scramble draws from
+  the hand's rng, or, for a hand dealt from a given order, from the generator a reshuffle
+  would use (seeded by that order), so a replay scrambles the same way.
+* Baseball's extra upcards (Rules 000_1a86611de8d3f5f7.txt, 'Miscellaneous': 'being dealt
+  an extra upcard upon receiving a [4]'): dealt at once, before the next player's card, so
+  a deal cannot know beforehand how many cards it takes.  When the stub runs out in such a
+  deal the game's stud rule goes on with the burn cards, in the order they were burned;
+  the last street's community card is decided before the street is dealt, as usual; and
+  should the extra cards have taken every card there is, what is still owed is not dealt
+  (an ``OutOfCards`` event).
 """
 
 from __future__ import annotations
@@ -24,9 +40,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simulations.cards import Card
+from simulations.cards import FIRST_JOKER, Card
 from simulations.engine.deck_order import DeckOrder
-from simulations.engine.events import Burned, Event, Exhausted, Reshuffled
+from simulations.engine.events import (
+    Burned,
+    Event,
+    Exhausted,
+    OutOfCards,
+    PileMade,
+    Reshuffled,
+)
 from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.phases import Deal
 
@@ -39,6 +62,8 @@ class Dealt:
     up: dict[int, list[Card]]
     board: tuple[Card, ...]
     community: bool  # the players' cards went to the board as one community card
+    # Extra upcards dealt at once for an upcard of the deal's extra rank (Baseball's 4s).
+    extra: dict[int, list[Card]] = field(default_factory=dict)
 
 
 class Discard:
@@ -75,6 +100,11 @@ class Dealer:
     discards: list[Discard] = field(default_factory=list)  # not yet back in a stub
     reshuffled: bool = False  # the stub has been rebuilt: its last card is no longer the bottom
     seed: Sequence[int] = ()
+    # East Village: the donation pile, in the order the board is dealt from it; what is left
+    # at the end stays face down, unused.
+    pile: list[Card] = field(default_factory=list)
+    # The last deal's upcards as (seat, card), in the order dealt, extra upcards included.
+    last_up: list[tuple[int, Card]] = field(default_factory=list)
 
     def _generator(self) -> np.random.Generator:
         if self.rng is None:
@@ -95,21 +125,34 @@ class Dealer:
     def deal(self, phase: Deal, receiving: Sequence[int], *, last: bool) -> Dealt:
         """Deal ``phase`` to ``receiving`` (clockwise from the dealer's left); ``last``: the
         hand's final deal, where the stud rules may deal a community card."""
-        if self.game.exhaustion is ExhaustionRule.STUD_WSOP and last:
+        self.last_up = []
+        if phase.pile:
+            return self._from_pile(phase)
+        rule = self.game.exhaustion
+        if rule is ExhaustionRule.STUD_WSOP and last:
             self._count_before_last_street(len(receiving))
         earlier = len(self.burns)  # burns from before this street may be dealt again
         if phase.burn:
             self.burn()
         needed = phase.per_player * len(receiving) + phase.board
+        spare = 0 if rule is ExhaustionRule.STUD_WSOP else earlier  # what _exhausted may use
+        if phase.extra_up is not None and not (
+            last and rule.for_stud and needed > self.deck.remaining + spare
+        ):  # extra upcards: card by card (the final round's community card aside)
+            return self._deal_with_extras(phase, receiving)
         if needed <= self.deck.remaining:
             cards = self.deck.take(needed)  # the usual case: the stub holds the whole deal
         else:
+            count = phase.per_player + phase.board  # a community card's street
+            if rule.for_stud and self.deck.remaining + spare < count:
+                # Not even a community card is left: extra upcards took every card.
+                self.events.append(OutOfCards(phase.street, tuple(receiving) * count, 0))
+                return Dealt({}, {}, (), True)
             draw, community = self._exhausted(phase, needed, self.burns[:earlier])
             if community:
                 # 'a single community card is dealt to the center of the table, and is shared
                 # by everyone (that is, each player treats it as his seventh card)'
-                cards = tuple(draw() for _ in range(phase.per_player + phase.board))
-                return Dealt({}, {}, cards, True)
+                return Dealt({}, {}, tuple(draw() for _ in range(count)), True)
             cards = tuple(draw() for _ in range(needed))
         # One card at a time around the table: the down cards, then the up cards, then the
         # board, in the order ``cards`` came off the stub.
@@ -121,7 +164,85 @@ class Dealer:
                 for seat in receiving:
                     into[seat].append(cards[at])
                     at += 1
+        for i in range(phase.up):  # the upcards in the order dealt
+            self.last_up.extend((seat, up[seat][i]) for seat in receiving)
         return Dealt(down, up, cards[at:], False)
+
+    def _deal_with_extras(self, phase: Deal, receiving: Sequence[int]) -> Dealt:
+        """Deal ``phase`` one card at a time, an upcard of its extra rank followed at once by
+        another upcard to the same player (Baseball's 4s; the phase deals no board).  The
+        cards come off the stub, then, under a stud rule, the burn cards in the order they
+        were burned (this street's too: it was dealt before them); what nothing is left for
+        is not dealt."""
+        rank = phase.extra_up
+        stub = self.deck.remaining
+        reused = 0
+        short: list[int] = []
+
+        def source() -> Card | None:
+            nonlocal reused
+            if self.deck.remaining:
+                return self.deck.draw()
+            if self.burns and self.game.exhaustion.for_stud:
+                reused += 1
+                return self.burns.pop(0)
+            return None
+
+        down: dict[int, list[Card]] = {seat: [] for seat in receiving}
+        up: dict[int, list[Card]] = {seat: [] for seat in receiving}
+        extra: dict[int, list[Card]] = {seat: [] for seat in receiving}
+        missed = 0
+        for _ in range(phase.down):
+            for seat in receiving:
+                card = source()
+                if card is None:
+                    short.append(seat)
+                else:
+                    down[seat].append(card)
+        for _ in range(phase.up):
+            for seat in receiving:
+                card = source()
+                if card is None:
+                    short.append(seat)
+                    continue
+                up[seat].append(card)
+                self.last_up.append((seat, card))
+                while card < FIRST_JOKER and card >> 2 == rank:
+                    card = source()
+                    if card is None:
+                        missed += 1
+                        break
+                    extra[seat].append(card)
+                    self.last_up.append((seat, card))
+        if reused:
+            self.events.append(Exhausted(phase.street, stub, reused, False))
+        if short or missed:
+            self.events.append(OutOfCards(phase.street, tuple(short), missed))
+        return Dealt(down, up, (), False, extra)
+
+    def _from_pile(self, phase: Deal) -> Dealt:
+        """East Village's board, off the donation pile: 'Note that there are no "burn cards"
+        used in this game'."""
+        cards = tuple(self.pile[: phase.board])
+        del self.pile[: phase.board]
+        return Dealt({}, {}, cards, False)
+
+    def make_pile(self, donated: Sequence[Card], size: int) -> None:
+        """Rules 002_376df91f076a6501.txt, '= East Village =': 'the dealer "shuffles" these
+        cards with a scramble. The dealer then adds cards from the stub until there are a
+        total of 7 donation cards. The dealer then "shuffles" these seven cards with a
+        scramble' (``size``: that total)."""
+        rng = self._generator()
+        scrambled = [donated[i] for i in rng.permutation(len(donated))]
+        added = self.deck.take(min(max(0, size - len(scrambled)), self.deck.remaining))
+        pile = [*scrambled, *added]
+        self.pile = [pile[i] for i in rng.permutation(len(pile))]
+        self.events.append(PileMade(tuple(self.pile), added))
+
+    def twist_card(self) -> Card:
+        """The card a twist buys, off the stub (the hand offers a twist only while the stub
+        holds one beyond what its later deals need)."""
+        return self.deck.draw()
 
     def _exhausted(
         self, phase: Deal, needed: int, spare: list[Card]

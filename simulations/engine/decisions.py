@@ -6,6 +6,11 @@ with the house limit, 'a player may not replace more than three cards, unless he
 cards while keeping an ace (or wild card)'.  A discard or exposure names exactly the number
 of cards the phase asks for.  A bad choice raises :class:`IllegalAction` naming the card or
 the count, and leaves the hand unchanged.
+
+A twist (Rules 002_376df91f076a6501.txt: 'A twist round in which players can buy another
+card from the deck') names one card to give up, or none; a payment (Baseball, Rules
+000_1a86611de8d3f5f7.txt, 'Miscellaneous': 'paying the pot for wild cards') is paid or the
+player folds (:func:`check_twist`, :func:`check_payment`).
 """
 
 from __future__ import annotations
@@ -57,3 +62,33 @@ def check_cards(terms: ChoiceTerms, action: Action, showdown: Showdown) -> None:
     if not fewest <= count <= limit:
         what = f"exactly {limit}" if fewest == limit else f"{fewest} to {limit}"
         raise IllegalAction(f"{kind.noun} names {what} cards, got {count}")
+
+
+def check_twist(choice: CardChoice, action: Action) -> None:
+    """Refuse ``action`` unless it answers a twist: one of ``choice.cards`` to give up for a
+    card from the stub (when ``choice.most`` allows one), or no card (no twist)."""
+    if action.kind is not ActionKind.TWIST:
+        raise IllegalAction(
+            f"a twist is due: name one card to buy a replacement for, or none (got "
+            f"{action.kind.value})"
+        )
+    if len(action.cards) > max(choice.most, 1):
+        raise IllegalAction(f"a twist replaces one card, got {len(action.cards)}")
+    if action.cards and not choice.most:
+        raise IllegalAction("no twist is on offer: name no card")
+    for card in action.cards:
+        if card not in choice.cards:
+            raise IllegalAction(
+                f"{format_card(card)} is not a card the player may twist "
+                f"({format_cards(choice.cards)})"
+            )
+
+
+def check_payment(action: Action) -> None:
+    """Refuse ``action`` unless it pays what an upcard costs or folds."""
+    if action.kind is ActionKind.FOLD:
+        return
+    if action.kind is not ActionKind.PAY:
+        raise IllegalAction(f"a payment is due: match the pot or fold (got {action.kind.value})")
+    if action.cards:
+        raise IllegalAction("a payment names no cards")

@@ -16,27 +16,53 @@ from typing import cast
 
 import numpy as np
 
-from simulations.cards import Card, ensure_distinct, format_card
+from simulations.cards import Card, Rank, ensure_distinct, format_card
 from simulations.decks import Deck
 from simulations.engine.game import DeckSpec, ExhaustionRule, GameDefinition
-from simulations.engine.phases import Deal, Draw
+from simulations.engine.phases import Bet, Deal, Donate, Draw
 
 
 def cards_needed(game: GameDefinition, players: int, *, draws: bool = True) -> int:
     """Every card ``players`` could be dealt in ``game``, burns and board included (with
-    ``draws``, every draw replacing the most cards it allows)."""
+    ``draws``, every draw replacing the most cards it allows).
+
+    A board dealt from East Village's donation pile comes off no stub; the pile itself takes
+    from the stub what the donations leave it short (with a betting round before it, as if
+    only two players were left to donate).  Extra upcards (Baseball) may take every card of
+    their rank.  A twist takes a card only where the later deals leave one (the hand sees to
+    that), so it needs none here."""
     total = 0
-    for phase in game.phases:
+    extra_ranks: set[Rank] = set()
+    for index, phase in enumerate(game.phases):
         if isinstance(phase, Deal):
+            if phase.pile:
+                continue
             total += phase.per_player * players + phase.board + phase.burn
+            if phase.extra_up is not None:
+                extra_ranks.add(phase.extra_up)
         elif isinstance(phase, Draw) and draws:
             total += (phase.limit(True) + phase.extra) * players + phase.burn
-    return total
+        elif isinstance(phase, Donate):
+            bet_before = any(isinstance(p, Bet) for p in game.phases[:index])
+            donors = min(players, 2) if bet_before else players
+            total += max(0, phase.pile - phase.count * donors)
+    return total + 4 * len(extra_ranks)  # the four cards of each rank
+
+
+def _check_pile(game: GameDefinition, players: int) -> None:
+    """East Village: every player's donations must fit in the pile ('the dealer then adds
+    cards from the stub until there are a total of 7 donation cards')."""
+    for phase in game.phases:
+        if isinstance(phase, Donate) and phase.count * players > phase.pile:
+            raise ValueError(
+                f"{players} players donating {phase.count} each overfill the pile of {phase.pile}"
+            )
 
 
 def check_deal(game: GameDefinition, players: int, deck_size: int) -> None:
     """Refuse a deck too small for ``players`` of ``game`` with nobody folding (the most cards
     a hand can need), after what the game's exhaustion rule allows."""
+    _check_pile(game, players)
     if game.exhaustion is ExhaustionRule.NONE or game.exhaustion.for_draw:
         draws = game.exhaustion is ExhaustionRule.NONE
         needed = cards_needed(game, players, draws=draws)
@@ -47,7 +73,7 @@ def check_deal(game: GameDefinition, players: int, deck_size: int) -> None:
                 f"{what} {needed}"
             )
         return
-    deals = [p for p in game.phases if isinstance(p, Deal)]
+    deals = [p for p in game.phases if isinstance(p, Deal) and not p.pile]
     stub, spare = deck_size, 0  # spare: earlier burn cards not dealt again yet
     for index, phase in enumerate(deals):
         burned = phase.burn and stub > 0

@@ -38,6 +38,7 @@ class HoleDealt:
     seat: int
     cards: tuple[Card, ...]
     face_up: bool = False  # a stud upcard
+    extra: bool = False  # upcards dealt at once for an upcard of the deal's extra rank
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,17 @@ class Exhausted:
     stub: int  # cards left in the stub when the street was dealt (after its burn)
     reused_burns: int
     community: bool
+
+
+@dataclass(frozen=True)
+class OutOfCards:
+    """Extra upcards used up every card, the stub's and the burn cards': on ``street`` each
+    seat in ``short`` (once per card) was not dealt a card the phases deal, and ``extras``
+    extra upcards owed could not be dealt."""
+
+    street: str
+    short: tuple[int, ...]
+    extras: int
 
 
 @dataclass(frozen=True)
@@ -100,6 +112,46 @@ class Passed:
 
 
 @dataclass(frozen=True)
+class Donated:
+    """Cards ``seat`` gave face down to the pile the board is dealt from (East Village)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class PileMade:
+    """The donations scrambled, ``from_stub`` added from the stub, and the whole scrambled
+    again: ``cards``, in the order the board will be dealt from them (East Village)."""
+
+    cards: tuple[Card, ...]
+    from_stub: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Twisted:
+    """``seat``'s answer in a twist round: he bought a card for ``price`` (dead money in the
+    pot; the card he gave up and the one dealt in its place follow as ``Discarded`` and
+    ``HoleDealt``), or, ``bought`` false, he bought none (or no more)."""
+
+    seat: int
+    bought: bool
+    price: int
+    all_in: bool
+
+
+@dataclass(frozen=True)
+class Paid:
+    """``seat`` matched the pot for ``card``, dealt him face up: ``amount`` chips into the pot
+    as dead money (Baseball's 3s)."""
+
+    seat: int
+    card: Card
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True)
 class Declared:
     """What ``seat`` declared he plays for (all at once when the declaration is
     simultaneous)."""
@@ -121,6 +173,24 @@ class PassedOut:
     """No one opened: the deal is over and its ``pot`` stays for the next deal."""
 
     pot: int
+
+
+@dataclass(frozen=True)
+class Killed:
+    """A kill card (``card``) was dealt face up to ``seat`` (-1: to the board): the deal is
+    dead and its ``pot`` stays for the next deal."""
+
+    card: Card
+    seat: int
+    pot: int
+
+
+@dataclass(frozen=True)
+class Switched:
+    """No one opened, and the deal goes on as another game (Johnson: 'the game has switched
+    to California lowball'); ``game`` is that game's name."""
+
+    game: str
 
 
 @dataclass(frozen=True)
@@ -187,13 +257,20 @@ Event = (
     | BoardDealt
     | Burned
     | Exhausted
+    | OutOfCards
     | Reshuffled
     | Discarded
     | Exposed
     | Passed
+    | Donated
+    | PileMade
+    | Twisted
+    | Paid
     | Declared
     | Arranged
     | PassedOut
+    | Killed
+    | Switched
     | Folded
     | Checked
     | Called

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from simulations.cards import FIRST_JOKER, Card, Rank, Suit, make_card
 from simulations.engine.game import ActingOrder
@@ -125,6 +126,16 @@ def showing_opener(
     low = order is ActingOrder.LOW_SHOWING
     # Dealt from a pack without jokers, no upcard is a joker to read as the bug.
     shown = [upcards[seat] if dealt else _bug_as_ace(upcards[seat]) for seat in candidates]
+    if any(len(cards) > MAX_UPCARDS for cards in shown):
+        # Extra upcards (Baseball's 4s) leave some player more than four up, and not everyone
+        # five: each is read by the best four of his upcards, as four up are read.
+        best = [
+            max(showing_value([int(c) for c in four], low=low) for four in combinations(cards, 4))
+            if len(cards) > MAX_UPCARDS
+            else showing_value([int(c) for c in cards], low=low)
+            for cards in shown
+        ]
+        return candidates[best.index(max(best))]
     if (
         all(0 < len(cards) <= MAX_UPCARDS for cards in shown)
         if dealt

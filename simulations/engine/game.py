@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from simulations.engine.deal_rules import KillCards, Switch
 from simulations.engine.game_parts import (
     STANDARD_DECK as STANDARD_DECK,
 )
@@ -55,6 +56,7 @@ from simulations.engine.phases import (
     Draw,
     Expose,
     FirstToAct,
+    IfPassed,
     Pass,
     Phase,
     Reveal,
@@ -116,6 +118,10 @@ class GameDefinition:
     # Which upcard pays the bring-in where the acting order's usual card does not (Mexican
     # stud: 'the high card on the first round pays the bring-in', aces high).
     bring_in_by: BringIn | None = None
+    # Kill cards (Chernobyl Cowboy, The Bitch): a deal they appear in is dead, its pot carried.
+    kill_cards: KillCards | None = None
+    # The game a deal turns into when a round marked if_passed = "switch" is passed (Johnson).
+    switch: Switch | None = None
     notes: tuple[str, ...] = field(default=(), compare=False)
 
     @property
@@ -135,6 +141,10 @@ class GameDefinition:
         self._check_phases()
         self._check_acting_order()
         self._check_deck()
+        if self.switch is not None and not any(
+            isinstance(p, Bet) and p.passes is IfPassed.SWITCH for p in self.phases
+        ):
+            raise ValueError('switch: no betting round switches games (if_passed = "switch")')
 
     @property
     def deals_board(self) -> bool:
@@ -238,6 +248,19 @@ class GameDefinition:
         if phase.first is FirstToAct.FIRST_ROUND_OPENER and before == 0:
             raise ValueError(
                 f"phases[{index}].first: the first betting round has no earlier opener"
+            )
+        passes = phase.passes
+        if passes is IfPassed.SWITCH:
+            if self.switch is None:
+                raise ValueError(f"phases[{index}].if_passed: the game names no game to switch to")
+            if sum(isinstance(p, Bet) and p.passes is IfPassed.SWITCH for p in self.phases) > 1:
+                raise ValueError(f"phases[{index}].if_passed: a deal switches games once")
+        if phase.if_passed not in (None, IfPassed.PLAY_ON) and (
+            self.forced.blinds or self.forced.bring_in
+        ):
+            raise ValueError(
+                f"phases[{index}].if_passed: a round opened by blinds or a bring-in is never "
+                "passed out"
             )
         if phase.opens_with is None:
             return

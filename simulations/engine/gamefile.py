@@ -36,6 +36,8 @@ showing opens later rounds), ``low-showing`` razz's (high card in, lowest hand s
     spreads = [[1, 5], [1, 10]]  # spread limit only, and required there: (min, max) per
                                  # round, the last repeating
     unit = 1                   # the betting unit; default 1
+    sizes = [1, 2, 2, 4]       # fixed limit only, instead of big_bet: each round's bet,
+                               # the first the small bet, the last repeating
 
 ``[forced]`` — what is posted before the cards (all default to none)::
 
@@ -71,11 +73,14 @@ players with every draw replacing its most; otherwise the rule says what the dea
                                                   # a hand uses one of them
     declare = true             # a high and a low half (no qualifier) that the players
                                # declare for in a declare phase; default false: cards speak
+    restrict = [{ cards = [0, 1], at_most = 1 }]  # at most 1 of the player's first two
+                               # cards plays (Crocodile stud; positions in the order dealt)
 
 How many hole and board cards there are is not written: the phases say it.  Each half::
 
     ranking = "high"           # high | ace-to-five low | ace-to-six low |
-                               # deuce-to-seven low | badugi
+                               # deuce-to-seven low | badugi | high card (one card) |
+                               # high spade in the hole (also: low ..., ..., queen first)
     qualifier = "eight-or-better"   # a split's ace-to-five low half: eight- or nine-or-better
     dealt_wild = "follow-the-queen" # a high half: ranks the deal makes wild, on top of any
                                     # wild_ranks: follow-the-queen | low-hole-card |
@@ -89,6 +94,8 @@ come from the deck)::
 
     ace_low = true             # may the ace play below the lowest rank (default true)
     flush_beats_full_house = false   # (a stripped deck's file must give both of these)
+    order = ["high card", "one pair", ...]  # instead: every category, weakest first
+                               # (Canadian stud, Spanish hold'em; see gamefile_showdown)
     jokers = "wild"            # wild | bug; required when the deck has jokers
     wild_ranks = "2"           # ranks wild in every hand, as deck.ranks writes them
     wild_cards = "Js Jh"       # single wild cards
@@ -106,6 +113,13 @@ in a ``[[phases]]`` table) or a table naming its kind and street::
                                                 # a round only a pair of jacks or better
                                                 # may open (jackpots); first: game (the
                                                 # acting order, default) | first-round-opener
+    { bet = true, opens_with = "J", progressive = true }
+                                                # the openers rise a rank with each deal
+                                                # passed out (queens, kings, aces)
+    { bet = true, if_passed = "switch" }        # no one bets: play-on (default without
+                                                # openers) | redeal (default with them) |
+                                                # switch (to the [switch] game)
+    { bet = true, checks = false }              # no checking: open or fold (Q-Ball)
 
     { deal = "flop", board = 3, burn = true }   # down, up (to each live player), board;
                                                 # burn defaults to false
@@ -123,6 +137,14 @@ in a ``[[phases]]`` table) or a table naming its kind and street::
                                                 # each player hands count down cards on,
                                                 # all at once; direction: left (default),
                                                 # right or across
+    { donate = "donate", count = 1, pile = 7 }  # East Village: each player gives count down
+                                                # cards to a pile the stub fills to pile
+    { deal = "flop", board = 3, from_pile = true }  # the board off that pile, unburned
+    { twist = "twist", price = 5, again = false }   # a twist round: one card bought for
+                                                # price, into the pot; again: the Tittle
+    { deal = "fourth street", up = 1, extra_up = "4" }  # a 4 dealt up: another upcard
+    { pay = "fourth street", rank = "3" }       # after that deal: a 3 dealt up matches
+                                                # the pot or folds (Baseball)
 
 ``[house]`` — house options, each with its default::
 
@@ -140,6 +162,18 @@ in a ``[[phases]]`` table) or a table naming its kind and street::
     caps = [{ players = 2, cap = 3 }] # the cap for that many players dealt in, and more
     no_flop_no_drop = true
     unit = 1
+
+``[kill]`` and ``[switch]`` — deals that end without a winner and carry their pot
+(:mod:`simulations.engine.gamefile_deals`)::
+
+    [kill]
+    cards = "Kh"                      # kill cards: face up, they kill the deal
+    folded_out = true                 # whoever folded stays out until the pot is won
+    reante_step = 0                   # the ante grows by this with each deal killed
+
+    [switch]                          # the game a round with if_passed = "switch" turns into
+    name = "California lowball"
+    showdown = { use = "any", halves = [{ ranking = "ace-to-five low" }] }
 
 Then the whole game is checked as the engine checks any definition (the phases leave the
 hands the showdown expects, a showing order has upcards to show, ...) and the deck against
@@ -165,6 +199,7 @@ from simulations.engine.deck_order import check_deal
 from simulations.engine.game import ActingOrder, GameDefinition
 from simulations.engine.gamefile_chips import read_forced, read_house, read_stakes
 from simulations.engine.gamefile_deal import read_deck, read_phases
+from simulations.engine.gamefile_deals import read_kill, read_switch
 from simulations.engine.gamefile_guts import GUTS_TOP_KEYS, GutsEntry, read_guts
 from simulations.engine.gamefile_read import (
     MAX_PLAYERS,
@@ -306,6 +341,8 @@ _TOP_KEYS = (
     "deck",
     "showdown",
     "house",
+    "kill",
+    "switch",
     "kind",
 )
 
@@ -349,6 +386,12 @@ def _parse(data: Mapping[str, Any], source: str) -> GameEntry | GutsEntry:
     deck, exhaustion, bottom_card, five_in_a_row = read_deck(top.table("deck"), draws, board)
     showdown, selection = read_showdown(top.table("showdown"), deck, name, held, board)
     house = read_house(house_table, limit, forced)
+    kill = read_kill(top.table("kill"), deck)
+    switch = read_switch(
+        top.table("switch"),
+        selection,
+        lambda table: read_showdown(table, deck, name, held, board),
+    )
     top.finish()
     try:
         game = GameDefinition(
@@ -374,6 +417,8 @@ def _parse(data: Mapping[str, Any], source: str) -> GameEntry | GutsEntry:
             max_players=high,
             acting_order=acting_order,
             bring_in_by=bring_in_by,
+            kill_cards=kill,
+            switch=switch,
         )
     except ValueError as err:  # the definition's own checks: phases, acting order, deck
         raise _definition_error(str(err)) from None

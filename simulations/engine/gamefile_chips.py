@@ -86,8 +86,21 @@ def read_stakes(table: Table, limit: Limit, betting_rounds: int) -> Stakes:
     elif limit is Limit.SPREAD:
         raise Invalid(table.at("spreads"), "spread limit needs its spreads: [[least, most], ...]")
     unit = table.integer("unit", 1, 1)
+    sizes: tuple[int, ...] = ()
+    if table.has("sizes"):
+        where = table.at("sizes")
+        if limit is not Limit.FIXED:
+            raise Invalid(where, f"only fixed limit takes round-by-round sizes, not {limit}")
+        if big is not None:
+            raise Invalid(where, "give the big bet or the sizes of every round, not both")
+        rows = read_list(table.require("sizes"), where)
+        sizes = tuple(read_integer(v, f"{where}[{i}]", 1, MAX_CHIPS) for i, v in enumerate(rows))
+        if not sizes or sizes[0] != small:
+            raise Invalid(where, f"the sizes start with the small bet ({small})")
+        if len(sizes) > betting_rounds:
+            raise Invalid(where, f"{len(sizes)} sizes for {betting_rounds} betting rounds")
     table.finish()
-    return Stakes(small, big, big_round, tuple(spreads), max_bets, lifted, unit)
+    return Stakes(small, big, big_round, tuple(spreads), max_bets, lifted, unit, sizes)
 
 
 def read_forced(table: Table, house: Table) -> tuple[ForcedBets, BringIn | None]:

@@ -1,5 +1,18 @@
 """Reading a game file's deal: the ``phases`` list and the ``[deck]`` table (the format is
-described in :mod:`simulations.engine.gamefile`)."""
+described in :mod:`simulations.engine.gamefile`).
+
+The home games' deals (:mod:`simulations.engine.phases`) are written::
+
+    { donate = "donate", count = 1, pile = 7 }  # East Village: each player gives count down
+                                                # cards; the stub fills the pile to pile
+    { deal = "flop", board = 3, from_pile = true }   # the board off that pile, unburned
+    { twist = "twist", price = 5, again = false }    # a twist round: price (required, 0 or
+                                                # more) into the pot; again: the Tittle
+    { deal = "third street", down = 2, up = 1, extra_up = "4" }   # Baseball: a 4 dealt up
+                                                # is dealt another upcard at once
+    { pay = "third street", rank = "3" }        # right after that deal: a 3 dealt up
+                                                # matches the pot or folds
+"""
 
 from __future__ import annotations
 
@@ -9,8 +22,10 @@ from simulations.cards import MAX_JOKERS, Rank
 from simulations.engine.game import DeckSpec, ExhaustionRule
 from simulations.engine.gamefile_read import (
     MAX_CARDS,
+    MAX_CHIPS,
     Invalid,
     Table,
+    read_integer,
     read_list,
     read_ranks,
     type_name,
@@ -21,14 +36,18 @@ from simulations.engine.phases import (
     Deal,
     Declare,
     Discard,
+    Donate,
     Draw,
     Expose,
     FirstToAct,
+    IfPassed,
     Pass,
     PassDirection,
+    Pay,
     Phase,
     PhaseKind,
     Reveal,
+    Twist,
 )
 from simulations.spec import echo
 
@@ -44,7 +63,49 @@ def read_phases(value: object) -> tuple[Phase, ...]:
         raise Invalid("phases[0]", "a hand begins by dealing cards")
     if not any(isinstance(p, Bet) for p in phases):
         raise Invalid("phases", "a game has at least one betting round ('bet')")
+    _check_home_deals(phases)
     return phases
+
+
+def _check_home_deals(phases: tuple[Phase, ...]) -> None:
+    """East Village's pile and Baseball's payments, read against the phases around them:
+    a donation of down cards a player holds, one pile, board deals from it only after it is
+    made and no more than it holds; a payment right after the deal of its upcards."""
+    down = 0  # the down cards each player holds
+    pile: int | None = None  # the pile made so far (None: none yet)
+    from_pile = 0
+    for index, phase in enumerate(phases):
+        where = f"phases[{index}]"
+        if isinstance(phase, Deal):
+            down += phase.down
+            if phase.pile:
+                if pile is None:
+                    raise Invalid(f"{where}.from_pile", "no donate phase before it makes a pile")
+                from_pile += phase.board
+                if from_pile > pile:
+                    raise Invalid(
+                        f"{where}.board",
+                        f"the pile holds {pile} cards and the deals from it take {from_pile}",
+                    )
+        elif isinstance(phase, Donate):
+            if pile is not None:
+                raise Invalid(where, "a game makes one pile: one donate phase")
+            if phase.count > down:
+                raise Invalid(
+                    f"{where}.count",
+                    f"donates {phase.count} cards but a player holds {down} down cards",
+                )
+            pile = phase.pile
+        elif isinstance(phase, Pay):
+            before = phases[index - 1] if index else None
+            if not isinstance(before, Deal) or not before.up:
+                raise Invalid(
+                    where, "a payment comes right after the deal of the upcards it is for"
+                )
+        elif isinstance(phase, Draw):
+            down += phase.extra
+        if isinstance(phase, Discard | Expose | Reveal):
+            down -= phase.count
 
 
 def _phase(item: object, path: str) -> Phase:
@@ -72,10 +133,15 @@ def _phase(item: object, path: str) -> Phase:
         if not street.strip() or len(street) > 40:
             raise Invalid(table.at(kind.value), "the street's name is 1 to 40 characters")
         if kind is PhaseKind.DEAL:
-            down, up, board = (table.integer(k, 0, 0, MAX_CARDS) for k in ("down", "up", "board"))
-            if not (down or up or board):
-                raise Invalid(path, "a deal deals at least one card: give down, up or board")
-            phase = Deal(street, down, up, board, burn=table.boolean("burn", False))
+            phase = _deal(table, street, path)
+        elif kind is PhaseKind.DONATE:
+            count = table.integer("count", 1, 1, MAX_CARDS)
+            phase = Donate(street, count, table.integer("pile", 7, 1, MAX_CARDS))
+        elif kind is PhaseKind.TWIST:
+            price = read_integer(table.require("price"), table.at("price"), 0, MAX_CHIPS)
+            phase = Twist(street, price, table.boolean("again", False))
+        elif kind is PhaseKind.PAY:
+            phase = Pay(street, _one_rank(table, "rank"))
         elif kind is PhaseKind.DRAW:
             most = table.integer("most", 5, 0, MAX_CARDS)
             keeping_ace = table.optional_integer("most_keeping_ace", most + 1, MAX_CARDS)
@@ -100,6 +166,33 @@ def _phase(item: object, path: str) -> Phase:
     return phase
 
 
+def _deal(table: Table, street: str, path: str) -> Deal:
+    """A deal: down, up and board cards, a burn, East Village's board from the pile
+    (``from_pile``) and Baseball's extra upcard on a rank (``extra_up``)."""
+    down, up, board = (table.integer(k, 0, 0, MAX_CARDS) for k in ("down", "up", "board"))
+    if not (down or up or board):
+        raise Invalid(path, "a deal deals at least one card: give down, up or board")
+    burn = table.boolean("burn", False)
+    pile = table.boolean("from_pile", False)
+    if pile and (down or up):
+        raise Invalid(table.at("from_pile"), "the pile deals the board only: give board alone")
+    if pile and burn:
+        raise Invalid(table.at("burn"), "a board from the pile burns no card")
+    extra_up = _one_rank(table, "extra_up") if table.has("extra_up") else None
+    if extra_up is not None and (not up or board):
+        raise Invalid(
+            table.at("extra_up"), "an extra upcard follows an upcard: the deal needs up cards"
+        )
+    return Deal(street, down, up, board, burn, pile, extra_up)
+
+
+def _one_rank(table: Table, key: str) -> Rank:
+    ranks = read_ranks(table.require(key), table.at(key))
+    if len(ranks) != 1:
+        raise Invalid(table.at(key), "names one rank")
+    return ranks[0]
+
+
 def _bet(table: Table) -> Bet:
     """A betting round written as a table: the one form that can name its openers and who
     acts first."""
@@ -111,7 +204,17 @@ def _bet(table: Table) -> Bet:
         if len(ranks) != 1:
             raise Invalid(table.at("opens_with"), "names one rank: the lowest pair that opens")
         opens_with = ranks[0]
-    return Bet(opens_with, table.choice("first", FirstToAct, FirstToAct.GAME))
+    first = table.choice("first", FirstToAct, FirstToAct.GAME)
+    progressive = table.boolean("progressive", False)
+    if progressive and opens_with is None:
+        raise Invalid(table.at("progressive"), "progressive openers need opens_with")
+    if_passed = table.choice("if_passed", IfPassed) if table.has("if_passed") else None
+    checks = table.boolean("checks", True)
+    if not checks and (if_passed or IfPassed.PLAY_ON) is not IfPassed.PLAY_ON:
+        raise Invalid(table.at("checks"), "a round without checking cannot be passed out")
+    if not checks and opens_with is not None:
+        raise Invalid(table.at("checks"), "a round with openers lets players check")
+    return Bet(opens_with, first, progressive, if_passed, checks)
 
 
 def read_deck(table: Table, draws: bool, board: int) -> tuple[DeckSpec, ExhaustionRule, bool, bool]:

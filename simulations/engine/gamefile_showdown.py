@@ -1,6 +1,27 @@
-"""Reading a game file's ``[showdown]``: which cards play (``use``, ``boards``) and the halves
-of the pot with their rankings (the format is described in
-:mod:`simulations.engine.gamefile`)."""
+"""Reading a game file's ``[showdown]``: which cards play (``use``, ``boards``, ``restrict``)
+and the halves of the pot with their rankings (the format is described in
+:mod:`simulations.engine.gamefile`; the keys this module adds to it are described here).
+
+``restrict`` caps how many of some of a player's cards one hand uses — stud with extra
+downcards (Rules 000_1a86611de8d3f5f7.txt, 'One can also vary any stud game by dealing extra
+downcards': "adding a restriction on how many of those hole cards may be played in the final
+hand")::
+
+    restrict = [{ cards = [0, 1], at_most = 1 }]   # of the player's cards in the order they
+                                                    # came to him (down before up in a deal),
+                                                    # from 0: Crocodile stud's two downcards
+
+A high half's ``order`` lists the categories weakest first, where a deck's hand values are not
+the standard ones (Canadian stud's four-card hands, a stripped deck ranked by rarity); it
+replaces ``flush_beats_full_house``, and five of a kind, which only wild cards make, goes on
+top unless it is listed::
+
+    order = ["high card", "one pair", "four-card straight", "four-card flush", "two pair",
+             "three of a kind", "straight", "flush", "full house", "four of a kind",
+             "straight flush"]
+
+A ``ranking = "high card"`` half plays a hand of one card, the highest winning (Indian poker).
+"""
 
 from __future__ import annotations
 
@@ -26,19 +47,30 @@ from simulations.evaluators.lowball import Qualifier
 from simulations.evaluators.selection import (
     FIVE_CARD_OMAHA,
     FIVE_CARDS,
+    HAND_SIZE,
     MANILA,
+    MANILA_THREE_HOLE,
     OMAHA,
     SEVEN_CARD_STUD,
     SUPER_HOLDEM,
     TAHOE,
     TEXAS_HOLDEM,
+    Cap,
     Selection,
+    any_cards,
     any_five,
     at_most,
+    capped,
     exactly,
 )
 from simulations.evaluators.stripped import FLUSH_OVER_FULL_HOUSE
-from simulations.evaluators.systems import STANDARD_ORDER, JokerRole, RankingSystem
+from simulations.evaluators.systems import (
+    SHAPES_BY_LABEL,
+    STANDARD_ORDER,
+    JokerRole,
+    RankingSystem,
+    Shape,
+)
 from simulations.spec import echo
 
 __all__ = ["read_showdown"]
@@ -89,11 +121,20 @@ def read_showdown(
             f"{where}[1].qualifier",
             "a declared low has no qualifier ('either a declaration phase or a qualifier')",
         )
+    caps = _caps(table.raw("restrict"), held) if table.has("restrict") else ()
     table.finish()
     showdown = Showdown(halves, declare=declare)
-    selection = _selection(use, held, board, _boards(boards, board))
+    size = halves[0].ranking.hand_size
+    selection = _selection(use, held, board, _boards(boards, board), size)
     if any(h.ranking is HandRanking.BADUGI for h in showdown.halves) != (selection is None):
         raise Invalid("showdown.use", "a badugi half plays the hand 'whole', and only it does")
+    if caps:
+        if selection is None:
+            raise Invalid("showdown.restrict", "a hand played whole uses every card")
+        try:
+            selection = capped(selection, caps, f"{selection.name}, " + _caps_label(caps))
+        except ValueError as err:  # no hand left within the caps
+            raise Invalid("showdown.restrict", str(err)) from None
     return showdown, selection
 
 
@@ -103,7 +144,7 @@ def read_showdown(
 # Selections of the engine's presets' shapes are those presets (names included), so that a
 # file's hold'em or Omaha is the very definition the engine's factories build.
 _PRESETS = (TEXAS_HOLDEM, OMAHA, SEVEN_CARD_STUD, FIVE_CARDS, FIVE_CARD_OMAHA, SUPER_HOLDEM,
-            MANILA, TAHOE)  # fmt: skip
+            MANILA, TAHOE, MANILA_THREE_HOLE)  # fmt: skip
 _COUNTED = ("exactly", "at_most")  # the keys of a use = { key = N } table
 
 
@@ -128,8 +169,44 @@ def _boards(value: object, board: int) -> tuple[tuple[int, ...], ...]:
     return tuple(boards)
 
 
+def _caps(value: object, held: int) -> tuple[Cap, ...]:
+    """``showdown.restrict``: the caps on the player's own cards (positions from 0 in the
+    order they came to him)."""
+    path = "showdown.restrict"
+    rows = read_list(value, path)
+    if not rows:
+        raise Invalid(path, "list one or more restrictions (leave it out for none)")
+    caps = []
+    for i, row in enumerate(rows):
+        where = f"{path}[{i}]"
+        table = Table(row, where)
+        cards = read_list(table.require("cards"), table.at("cards"))
+        positions = tuple(
+            read_integer(p, f"{where}.cards[{j}]", 0, max(held - 1, 0)) for j, p in enumerate(cards)
+        )
+        if not positions or len(set(positions)) != len(positions):
+            raise Invalid(table.at("cards"), "names one or more distinct cards of the hand")
+        most = read_integer(table.require("at_most"), table.at("at_most"), 0, HAND_SIZE)
+        if most >= len(positions):
+            raise Invalid(
+                table.at("at_most"),
+                f"{most} of {len(positions)} cards restricts nothing: allow fewer than all",
+            )
+        table.finish()
+        caps.append(Cap(positions, most))
+    return tuple(caps)
+
+
+def _caps_label(caps: tuple[Cap, ...]) -> str:
+    return "; ".join(cap.label for cap in caps)
+
+
 def _selection(
-    value: object, held: int, board: int, boards: tuple[tuple[int, ...], ...] = ()
+    value: object,
+    held: int,
+    board: int,
+    boards: tuple[tuple[int, ...], ...] = (),
+    size: int = HAND_SIZE,
 ) -> Selection | None:
     path = "showdown.use"
     cards = f"the phases leave each player {held} cards and {board} on the board"
@@ -137,6 +214,13 @@ def _selection(
         if boards:
             raise Invalid("showdown.boards", "a hand played whole uses no board")
         return None
+    if size != HAND_SIZE:  # a hand of one card (Indian poker): any of the player's cards
+        if value != "any" or boards:
+            raise Invalid(path, f"a hand of {size} card(s) is 'any' {size} of one board")
+        if held + board < size:
+            raise Invalid(path, f"a hand is {size} card(s), but {cards}")
+        name = "one card" if (held, board, size) == (1, 0, 1) else f"any {size} of the cards"
+        return any_cards(name, size, held, board)
     if value == "any":
         if held + board < 5:
             raise Invalid(path, f"a hand is five cards, but {cards}")
@@ -173,8 +257,7 @@ def _selection(
             "must be 'any', 'whole', { exactly = N } or { at_most = N }; got " + shown,
         )
     for preset in _PRESETS:
-        same = (preset.hole_cards, preset.board_cards, preset.hole_counts, preset.boards)
-        if same == (built.hole_cards, built.board_cards, built.hole_counts, built.boards):
+        if replace(preset, name=built.name) == built:
             return preset
     return built
 
@@ -190,6 +273,7 @@ _SYSTEM_KEYS = (
     "dealt_wild",
     "ace_low",
     "flush_beats_full_house",
+    "order",
     "jokers",
     "jokers_face_up",
     "wild_ranks",
@@ -264,13 +348,23 @@ def _system(
                 f"the deck is stripped ({label}): say whether the ace may play below "
                 f"{deck.ranks[0].symbol} in a straight (true or false)",
             )
-        if not table.has("flush_beats_full_house"):
+        if not table.has("flush_beats_full_house") and not table.has("order"):
             raise Invalid(
                 table.at("flush_beats_full_house"),
-                f"the deck is stripped ({label}): say whether a flush beats a full house",
+                f"the deck is stripped ({label}): say whether a flush beats a full house (or "
+                "give the whole order)",
             )
     ace_low = table.boolean("ace_low", True)
-    flush_first = table.boolean("flush_beats_full_house", False)
+    order: tuple[Shape, ...] = STANDARD_ORDER
+    if table.has("order"):
+        if table.has("flush_beats_full_house"):
+            raise Invalid(
+                table.at("flush_beats_full_house"),
+                "the order says where a flush stands: give one or the other",
+            )
+        order = _order(table.require("order"), table.at("order"))
+    elif table.boolean("flush_beats_full_house", False):
+        order = FLUSH_OVER_FULL_HOUSE
     role = JokerRole.NONE
     if table.has("jokers"):
         if not deck.jokers:
@@ -301,7 +395,12 @@ def _system(
     double_ace = table.boolean("double_ace_flush", False)
     name = table.string("name", game_name)
     needed = needed or bool(
-        not deck.standard or not ace_low or flush_first or wild_ranks or wild_cards or double_ace
+        not deck.standard
+        or not ace_low
+        or order != STANDARD_ORDER
+        or wild_ranks
+        or wild_cards
+        or double_ace
     )
     if not needed:
         if table.has("name"):
@@ -312,7 +411,7 @@ def _system(
             name=name,
             ranks=deck.ranks,
             ace_low=ace_low,
-            order=FLUSH_OVER_FULL_HOUSE if flush_first else STANDARD_ORDER,
+            order=order,
             jokers=role,
             joker_count=deck.jokers,
             wild_ranks=wild_ranks,
@@ -321,3 +420,27 @@ def _system(
         )
     except ValueError as err:
         raise Invalid(table.path, str(err)) from None
+
+
+def _order(value: object, path: str) -> tuple[Shape, ...]:
+    """``order``: category names weakest first; five of a kind on top unless listed."""
+    names = read_list(value, path)
+    shapes: list[Shape] = []
+    for i, name in enumerate(names):
+        where = f"{path}[{i}]"
+        text = read_string(name, where)
+        shape = SHAPES_BY_LABEL.get(text)
+        if shape is None:
+            allowed = ", ".join(map(repr, SHAPES_BY_LABEL))
+            raise Invalid(where, f"must be one of {allowed}; got {echo(text)}")
+        if shape in shapes:
+            raise Invalid(where, f"{text!r} is listed twice")
+        shapes.append(shape)
+    if Shape.FIVE_OF_A_KIND not in shapes:
+        shapes.append(Shape.FIVE_OF_A_KIND)
+    missing = [s.label for s in STANDARD_ORDER if s not in shapes]
+    if missing:
+        raise Invalid(path, f"lists every category once; missing {', '.join(missing)}")
+    if shapes[0] is not Shape.HIGH_CARD:
+        raise Invalid(path, "high card is the weakest category: list it first")
+    return tuple(shapes)

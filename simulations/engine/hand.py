@@ -19,6 +19,7 @@ the best hand showing (:mod:`simulations.engine.forced`); the pots are settled b
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -35,9 +36,11 @@ from simulations.engine.events import (
     Checked,
     Event,
     Folded,
+    Killed,
     PassedOut,
     Posted,
     PostKind,
+    Switched,
 )
 from simulations.engine.forced import (
     BlindSeats,
@@ -64,11 +67,13 @@ from simulations.engine.phases import (
     Decision,
     Declare,
     FirstToAct,
+    IfPassed,
     Reveal,
 )
 from simulations.engine.posting import ForcedPosting
 from simulations.engine.pots import Chips, Pot
 from simulations.engine.reopening import still_closed
+from simulations.engine.settle import gather_pots
 from simulations.evaluators.lowball import Lowball
 
 __all__ = ["Action", "ActionKind", "BlindSeats", "Hand", "IllegalAction", "LegalActions", "Post"]
@@ -94,18 +99,31 @@ class Hand(ForcedPosting, CardPhases, HandShowdown):
         posts: Sequence[Post] = (),
         blind_seats: BlindSeats | None = None,
         carried_pot: int = 0,
+        carried_pots: Sequence[Pot] = (),
+        passed_out: int = 0,
     ) -> None:
         n = len(stacks)
         if not game.min_players <= n <= game.max_players:
             raise ValueError(f"{game.name} takes {game.min_players} to {game.max_players} players")
         if len(game.forced.blinds) > n:
             raise ValueError(f"{len(game.forced.blinds)} blinds need as many players, got {n}")
-        if min(stacks) <= 0:  # n >= 2: never empty
-            raise ValueError("every player dealt in needs chips (stacks must be positive)")
-        if not 0 <= button < n:
-            raise ValueError(f"button must be a seat 0..{n - 1}, got {button}")
+        carried = tuple(carried_pots)
         if carried_pot < 0:
             raise ValueError(f"a carried pot cannot be negative, got {carried_pot}")
+        if carried_pot:
+            carried = (Pot(carried_pot, tuple(range(n))), *carried)
+        for pot in carried:
+            if pot.amount <= 0 or not pot.eligible or not all(0 <= s < n for s in pot.eligible):
+                raise ValueError(f"a carried pot needs chips and players of this deal: {pot}")
+        # A player already all in for a pot carried from an earlier deal is dealt in with
+        # no chips; anyone else needs chips.
+        all_in = {s for pot in carried for s in pot.eligible}
+        if any(stack < 0 or (stack == 0 and s not in all_in) for s, stack in enumerate(stacks)):
+            raise ValueError("every player dealt in needs chips (stacks must be positive)")
+        if passed_out < 0:
+            raise ValueError(f"deals passed out cannot be negative, got {passed_out}")
+        if not 0 <= button < n:
+            raise ValueError(f"button must be a seat 0..{n - 1}, got {button}")
         self.game = game
         self.button = button
         self.n = n
@@ -127,8 +145,13 @@ class Hand(ForcedPosting, CardPhases, HandShowdown):
         self.up: list[list[Card]] = [[] for _ in range(n)]  # the face-up ones among them
         self.upcards_dealt: list[Card] = []  # every card turned face up, in the order dealt
         self.board: list[Card] = []
-        self.carried_in = carried_pot  # a pot passed out of earlier deals (jackpots)
-        self.carried = 0  # this deal's pot when it is passed out
+        self.carried_in = carried  # pots of earlier deals passed out or killed
+        self.passed_out = passed_out  # deals passed out before this one (progressive openers)
+        self.carried = 0  # this deal's pot when it is passed out or killed
+        self.carried_pots: tuple[Pot, ...] = ()  # ... as pots, for the next deal
+        self.killed_by: Card | None = None  # the kill card that ended the deal
+        self._face_up_seen = 0  # upcards checked for kill cards
+        self._board_seen = 0  # board cards checked for kill cards
         self._first_opener: int | None = None  # who made the first round's first bet
         self.phase = -1  # the index in game.phases of the phase under way
         self.street = 0  # the betting round reached (0: the first)
@@ -174,7 +197,7 @@ class Hand(ForcedPosting, CardPhases, HandShowdown):
 
     @property
     def pot_total(self) -> int:
-        return sum(self.contributed) + self.carried_in
+        return sum(self.contributed) + sum(p.amount for p in self.carried_in)
 
     @property
     def payoffs(self) -> tuple[Chips, ...]:
@@ -206,7 +229,16 @@ class Hand(ForcedPosting, CardPhases, HandShowdown):
         # The rule's bounds are worked out once a turn: the full total comes from the same
         # bounds as the wager range (and act() hands it on to _wager).
         wager, full = self._wager_range(seat)
-        self._legal = LegalActions(seat, to_call, wager, all_in_total, kind, full, bring_in)
+        self._legal = LegalActions(
+            seat,
+            to_call,
+            wager,
+            all_in_total,
+            kind,
+            full,
+            bring_in,
+            must_open=self._must_open(to_call, bring_in),
+        )
         return self._legal
 
     # -- acting ------------------------------------------------------------------------
@@ -287,13 +319,18 @@ class Hand(ForcedPosting, CardPhases, HandShowdown):
             or kind is ActionKind.BRING_IN
         ):  # a choice of cards: a draw, discard, exposure or pass
             raise IllegalAction(f"a betting turn, not {kind.noun}: no cards are chosen now")
-        if kind is ActionKind.FOLD and not to_call > 0:
+        must_open = self._must_open(to_call, bring_in)
+        if kind is ActionKind.FOLD and not (to_call > 0 or must_open):
             raise IllegalAction("nothing to call: check instead of folding")
-        can_check = to_call == 0 and bring_in is None
+        can_check = to_call == 0 and bring_in is None and not must_open
         if kind is ActionKind.CHECK and not can_check:
+            if must_open:
+                raise IllegalAction("no checking in this betting round: open (bet) or fold")
             raise IllegalAction(f"a check cannot answer a bet: {to_call} to call")
-        if kind is ActionKind.CALL and can_check:
-            raise IllegalAction("nothing to call: check")
+        if kind is ActionKind.CALL and to_call == 0 and bring_in is None:
+            raise IllegalAction(
+                "nothing to call: open or fold" if must_open else "nothing to call: check"
+            )
 
     def _check_wager(self, action: Action, seat: int, wager: tuple[int, int] | None) -> int:
         """The total of a bet or raise ``seat`` may make now (``wager``: the turn's range, as
@@ -316,9 +353,13 @@ class Hand(ForcedPosting, CardPhases, HandShowdown):
             raise IllegalAction(f"bets come in units of {self.stakes.unit}; {total} is not one")
         return total
 
+    def _must_open(self, to_call: int, bring_in: int | None) -> bool:
+        """A round without checking, nothing to call: the player opens or folds (Q-Ball)."""
+        return to_call == 0 and bring_in is None and not self._bet_phase().checks
+
     def _may_open(self, seat: int) -> bool:
         """Whether ``seat`` may make this round's first bet (jackpots' openers)."""
-        rank = self._bet_phase().opens_with
+        rank = self._bet_phase().openers(self.passed_out)
         if rank is None or self._to_match:
             return True
         return holds_openers(self.game.showdown, self.hole[seat], rank)
@@ -327,7 +368,7 @@ class Hand(ForcedPosting, CardPhases, HandShowdown):
         if self.stacks[seat] <= self._to_match - self.round_bets[seat]:
             return "no chips left to raise with: call or fold"
         if not self._may_open(seat):
-            rank = self._bet_phase().opens_with
+            rank = self._bet_phase().openers(self.passed_out)
             assert rank is not None
             return f"no one may open without a pair of {rank.plural} or better: check"
         if seat in self._acted:
@@ -342,11 +383,17 @@ class Hand(ForcedPosting, CardPhases, HandShowdown):
         """Run the phases after the current one until a player has a decision to make or the
         hand is over: deals are automatic, a betting round or decision phase waits for the
         players (skipped when no one can act in it)."""
-        phases = self.game.phases
-        done = phases[self.phase] if self.phase >= 0 else None
-        if isinstance(done, Bet) and done.opens_with is not None and self._to_match == 0:
-            self._pass_out()
+        done = self.game.phases[self.phase] if self.phase >= 0 else None
+        if isinstance(done, Bet) and self._to_match == 0:
+            passes = done.passes
+            if passes is IfPassed.REDEAL:
+                self._pass_out(None)
+                return
+            if passes is IfPassed.SWITCH:
+                self._switch()
+        if self._kill_card_seen():
             return
+        phases = self.game.phases
         while True:
             if self.folded.count(False) == 1 or self.phase + 1 >= len(phases):
                 self.actor = None
@@ -357,8 +404,12 @@ class Hand(ForcedPosting, CardPhases, HandShowdown):
             phase = phases[self.phase]
             if isinstance(phase, Deal):
                 self._deal(phase)
+                if self._kill_card_seen():
+                    return
             elif isinstance(phase, Reveal):
                 self._roll_out(phase)
+                if self._kill_card_seen():
+                    return
             elif isinstance(phase, Bet):
                 first = not self._rounds_begun  # no betting round before this one
                 self._rounds_begun += 1
@@ -369,13 +420,66 @@ class Hand(ForcedPosting, CardPhases, HandShowdown):
             elif self._open_decision(phase):
                 return
 
-    def _pass_out(self) -> None:
-        """No one opened (Rules 000_1a86611de8d3f5f7.txt, 'Gardena jackpots'): 'If no player
-        opens, a new deal begins and everyone antes again into the same pot'."""
+    def _pass_out(self, kill: tuple[Card, int] | None) -> None:
+        """End the deal with no winner, its pot kept for the next deal: no one opened (Rules
+        000_1a86611de8d3f5f7.txt, 'Gardena jackpots': 'If no player opens, a new deal begins
+        and everyone antes again into the same pot'), or ``kill``, a kill card and the seat
+        it was dealt to (-1: the board), appeared face up ('Chernobyl Cowboy': 'All bets
+        remain in the pot and the game begins again with a new ante and a new deal')."""
+        _, self.carried_pots = gather_pots(
+            self.contributed, self.dead, self.folded, self.carried_in
+        )  # every round is complete here: nothing is uncalled
         self.carried = self.pot_total
-        self.events.append(PassedOut(self.carried))
+        if kill is None:
+            self.events.append(PassedOut(self.carried))
+        else:
+            self.killed_by = kill[0]
+            self.events.append(Killed(kill[0], kill[1], self.carried))
         self.actor = None
         self.finished = True
+
+    def _kill_card_seen(self) -> bool:
+        """Whether a kill card of the game has appeared face up since the last look; if so
+        the deal is dead (:class:`~simulations.engine.deal_rules.KillCards`)."""
+        kill = self.game.kill_cards
+        if kill is None or self.finished:
+            return False
+        seen = self._face_up_seen
+        shown = [(card, -2) for card in self.upcards_dealt[seen:]]
+        shown.extend((card, -1) for card in self.board[self._board_seen :])
+        self._face_up_seen = len(self.upcards_dealt)
+        self._board_seen = len(self.board)
+        for card, seat in shown:
+            if card in kill.cards:
+                if seat == -2:
+                    seat = next(s for s in range(self.n) if card in self.up[s])
+                self._pass_out((card, seat))
+                return True
+        return False
+
+    def _switch(self) -> None:
+        """No one opened a round marked ``if_passed = "switch"``: the deal goes on as the
+        game's other game and the round is played again, anyone free to open (Rules
+        000_1a86611de8d3f5f7.txt, 'Johnson': 'the player to the dealer's left may now open
+        if he chooses, but the game has switched to California lowball')."""
+        switch = self.game.switch
+        assert switch is not None  # checked with the game
+        done = self._bet_phase()
+        again = Bet(first=done.first, if_passed=IfPassed.REDEAL)
+        phases = list(self.game.phases)
+        phases[self.phase] = again
+        self.game = replace(
+            self.game,
+            name=switch.name,
+            phases=tuple(phases),
+            showdown=switch.showdown,
+            switch=None,
+        )
+        self.events.append(Switched(switch.name))
+        self.phase -= 1  # the round again, as the first betting round
+        self._rounds_begun -= 1
+        self._acted = set()
+        self._acted_at = [0] * self.n
 
     def _bet_phase(self) -> Bet:
         phase = self.game.phases[self.phase]

@@ -37,7 +37,7 @@ class HandShowdown:
     contributed: list[int]
     dead: list[int]
     folded: list[bool]
-    carried_in: int
+    carried_in: tuple[Pot, ...]
     declared: dict[int, Declaration]
     pots: tuple[Pot, ...]
     rake: int

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from simulations.cards import format_cards
-from simulations.engine.actions import Action
+from simulations.cards import format_card, format_cards
+from simulations.engine.actions import Action, LegalActions
 from simulations.engine.events import (
     Arranged,
     Awarded,
@@ -16,19 +16,28 @@ from simulations.engine.events import (
     Checked,
     Declared,
     Discarded,
+    Donated,
     Event,
     Exhausted,
     Exposed,
     Folded,
     HoleDealt,
+    Killed,
+    OutOfCards,
+    Paid,
     Passed,
+    PassedOut,
+    PileMade,
     Posted,
     Raked,
     Reshuffled,
     Returned,
     Shown,
+    Switched,
+    Twisted,
 )
 from simulations.engine.hand import Hand
+from simulations.engine.phases import Bet, IfPassed
 
 
 def describe_event(event: Event) -> str:
@@ -37,8 +46,12 @@ def describe_event(event: Event) -> str:
     match event:
         case Posted(seat, kind, amount, is_all_in):
             return f"seat {seat} posts the {kind} of {amount}{all_in if is_all_in else ''}"
-        case HoleDealt(seat, cards, face_up):
-            return f"seat {seat} is dealt {format_cards(cards)} {'up' if face_up else 'down'}"
+        case HoleDealt(seat, cards, face_up, extra):
+            more = ", extra upcards" if extra and len(cards) > 1 else ", an extra upcard"
+            return (
+                f"seat {seat} is dealt {format_cards(cards)} {'up' if face_up else 'down'}"
+                f"{more if extra else ''}"
+            )
         case BoardDealt(street, cards):
             return f"{street}: {format_cards(cards)} on the board"
         case Burned():
@@ -54,6 +67,27 @@ def describe_event(event: Event) -> str:
                 f"the stub runs out on {street}: its {stub} cards and what the rule brings "
                 f"back, {cards} cards, are shuffled into a new stub"
             )
+        case OutOfCards(street, short, extras):
+            return (
+                f"the deck runs out on {street}: extra upcards took every card, "
+                f"{len(short) + extras} cards owed are not dealt"
+            )
+        case Donated(seat, cards):
+            return f"seat {seat} donates {format_cards(cards)} face down"
+        case PileMade(cards, from_stub):
+            return (
+                f"the donations are scrambled, {len(from_stub)} cards added from the stub and "
+                f"the {len(cards)} scrambled again: the board comes from them"
+            )
+        case Twisted(seat, bought, price, is_all_in):
+            if not bought:
+                return f"seat {seat} buys no card"
+            return f"seat {seat} pays {price} for a twist{all_in if is_all_in else ''}"
+        case Paid(seat, card, amount, is_all_in):
+            return (
+                f"seat {seat} matches the pot for his {format_card(card)}: {amount} into it"
+                f"{all_in if is_all_in else ''}"
+            )
         case Discarded(seat, cards):
             if not cards:  # standing pat, or a draw dealing more than discarded
                 return f"seat {seat} discards no card"
@@ -66,6 +100,16 @@ def describe_event(event: Event) -> str:
             return f"seat {seat} declares {declaration.value}"
         case Arranged(seat, cards):
             return f"seat {seat} arranges his cards {format_cards(cards)} for the roll-out"
+        case PassedOut(pot):
+            return f"no one opens: the deal is passed out, its pot of {pot} stays"
+        case Killed(card, seat, pot):
+            where = "the board" if seat < 0 else f"seat {seat}"
+            return (
+                f"{format_card(card)} is dealt up to {where}: a kill card, the deal is dead "
+                f"and its pot of {pot} stays"
+            )
+        case Switched(game):
+            return f"no one opens: the deal goes on as {game}, the betting starts again"
         case Folded(seat):
             return f"seat {seat} folds"
         case Checked(seat):
@@ -92,9 +136,10 @@ def describe_events(events: Iterable[Event]) -> list[str]:
 
 def play_plainly(hand: Hand) -> Hand:
     """Play ``hand`` to its end with a plain policy — pay the bring-in, check when free, call
-    otherwise, stand pat, discard, expose or pass the first cards asked for, declare high —
-    so that every card
-    the game deals is dealt and shown down."""
+    otherwise, stand pat, discard, expose, pass or donate the first cards asked for, buy no
+    twist, match the pot for an upcard that costs it, declare high — so that every card
+    the game deals is dealt and shown down (a choice's fewest cards: none for a twist, and
+    a payment names none, so its action pays)."""
     while not hand.finished:
         legal = hand.legal_actions()
         if legal.choice is not None:
@@ -104,5 +149,19 @@ def play_plainly(hand: Hand) -> Hand:
         elif legal.bring_in is not None:
             hand.act(Action.bring_in())
         else:
-            hand.act(Action.check() if legal.can_check else Action.call())
+            hand.act(_plain_bet(hand, legal))
     return hand
+
+
+def _plain_bet(hand: Hand, legal: LegalActions) -> Action:
+    """Check when free and call otherwise; but open for the least bet where a round would
+    otherwise be passed out (a player holding openers opens) or must be opened (Q-Ball)."""
+    phase = hand.game.phases[hand.phase]
+    opens = legal.must_open or (
+        isinstance(phase, Bet) and phase.passes is IfPassed.REDEAL and legal.to_call == 0
+    )
+    if opens and legal.wager is not None:
+        return legal.wager_action(legal.wager[0])
+    if legal.must_open:
+        return Action.fold()
+    return Action.check() if legal.can_check else Action.call()

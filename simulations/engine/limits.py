@@ -61,7 +61,9 @@ class Stakes:
     other structures; ``big_bet`` the fixed-limit bet from round ``big_bet_round`` on (0 is
     the first round).  ``spreads`` gives spread limit's (minimum, maximum) per round, the
     last repeating.  ``max_bets`` caps a round's bets and raises (a bet and three raises is
-    4); ``None`` leaves it uncapped.
+    4); ``None`` leaves it uncapped.  ``sizes``: fixed limit's bet round by round where two
+    sizes do not say it, the last repeating (Q-Ball's 'the betting structure be 1-2-2-4',
+    Rules 000_1a86611de8d3f5f7.txt); ``small_bet`` is then the first.
     """
 
     small_bet: int
@@ -71,6 +73,7 @@ class Stakes:
     max_bets: int | None = None
     cap_lifted_heads_up: bool = True
     unit: int = 1
+    sizes: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.small_bet <= 0:
@@ -84,9 +87,16 @@ class Stakes:
         for low, high in self.spreads:
             if not 0 < low <= high:
                 raise ValueError(f"a spread runs from a positive minimum up: ({low}, {high})")
+        if self.sizes:
+            if self.big_bet is not None or self.spreads:
+                raise ValueError("round-by-round sizes replace the big bet and the spreads")
+            if self.sizes[0] != self.small_bet or min(self.sizes) <= 0:
+                raise ValueError("round-by-round sizes are positive, the first the small bet")
 
     def bet_size(self, round_index: int) -> int:
         """The fixed-limit bet of a round (also the minimum bet elsewhere)."""
+        if self.sizes:
+            return self.sizes[min(round_index, len(self.sizes) - 1)]
         if self.big_bet is not None and round_index >= self.big_bet_round:
             return self.big_bet
         return self.small_bet
@@ -117,6 +127,7 @@ class Stakes:
             small_bet=scale(self.small_bet),
             big_bet=None if self.big_bet is None else scale(self.big_bet),
             spreads=tuple((scale(low), scale(high)) for low, high in self.spreads),
+            sizes=tuple(scale(size) for size in self.sizes),
         )
 
 

@@ -20,12 +20,20 @@ per kind:
 * :class:`Pass` — each live player hands N of his cards to a neighbour (Anaconda, Rules
   000_1a86611de8d3f5f7.txt: 'No players get to see their new 3 cards until everyone has
   made a pass'); a player who has folded is 'no longer involved in card passing'.
+* :class:`Donate` — each live player gives N down cards, face down, to a pile the board is
+  dealt from (East Village); a :class:`Deal` with ``pile`` deals the board from it.
+* :class:`Twist` — each live player in turn may buy one card from the stub in exchange for
+  one of his, paying a price into the pot (a twist round; the Tittle: buying again).
+* :class:`Pay` — each live player dealt an upcard of a rank in the deal just before matches
+  the pot or folds (Baseball's 3s); a :class:`Deal` with ``extra_up`` deals a player an
+  extra upcard at once for each upcard of its rank (Baseball's 4s).
 
-A decision phase (draw, discard, expose, pass, declare, arrange) asks each live player in
-turn clockwise from the dealer's left.  A *simultaneous* one takes effect only when every
-player has chosen, so no one learns another's choice first (a pass, a declaration, an
-arrangement; guts' in or out is of this kind too); a draw takes effect at once, since each
-player's replacements come off the stub before the next player draws.
+A decision phase (draw, discard, donate, expose, pass, declare, arrange, twist, pay) asks
+each live player in turn clockwise from the dealer's left (a payment: each player dealt the
+rank, in the order dealt).  A *simultaneous* one takes effect only when every player has
+chosen, so no one learns another's choice first (a pass, a declaration, an arrangement, a
+donation; guts' in or out is of this kind too); a draw, a twist and a payment take effect
+at once, since each player's replacements come off the stub before the next player draws.
 """
 
 from __future__ import annotations
@@ -42,19 +50,35 @@ from simulations.engine.actions import ActionKind
 class Deal:
     """Cards dealt at the start of ``street``: ``down`` and ``up`` to each live player (one at
     a time, clockwise from the dealer's left, down cards first), ``board`` to the centre;
-    a burn card first when ``burn``."""
+    a burn card first when ``burn``.
+
+    ``pile``: the board comes off the pile a :class:`Donate` phase made, not the stub (East
+    Village, Rules 002_376df91f076a6501.txt, '= East Village =': '5 of these cards will then
+    make up the three card flop, the one card turn, and the one card river').
+
+    ``extra_up``: a player dealt an upcard of this rank is dealt another upcard at once, and
+    another for each such card that follows (Baseball, Rules 000_1a86611de8d3f5f7.txt,
+    'Miscellaneous': 'being dealt an extra upcard upon receiving a' — the captured text lost
+    the rank; the usual game's is the 4).
+    """
 
     street: str
     down: int = 0
     up: int = 0
     board: int = 0
     burn: bool = False
+    pile: bool = False
+    extra_up: Rank | None = None
 
     def __post_init__(self) -> None:
         if min(self.down, self.up, self.board) < 0:
             raise ValueError(f"{self.street}: card counts cannot be negative")
         if not (self.down or self.up or self.board):
             raise ValueError(f"{self.street}: a deal deals at least one card")
+        if self.pile and (self.down or self.up or self.burn):
+            raise ValueError(f"{self.street}: a deal from the pile deals board cards, unburned")
+        if self.extra_up is not None and (not self.up or self.board):
+            raise ValueError(f"{self.street}: an extra upcard needs upcards (and no board)")
 
     @property
     def per_player(self) -> int:
@@ -72,6 +96,19 @@ class FirstToAct(StrEnum):
     FIRST_ROUND_OPENER = "first-round-opener"  # the player who opened the first round
 
 
+class IfPassed(StrEnum):
+    """What a betting round in which no one bets leads to.
+
+    Rules 000_1a86611de8d3f5f7.txt, 'Gardena jackpots': 'If no player opens, a new deal
+    begins and everyone antes again into the same pot'; 'Johnson': 'If the first round is
+    passed out (that is, no one opens), then the player to the dealer's left may now open
+    if he chooses, but the game has switched to California lowball'."""
+
+    PLAY_ON = "play-on"  # checked around: the hand goes on (the usual round)
+    REDEAL = "redeal"  # passed out: the deal ends and its pot stays for the next deal
+    SWITCH = "switch"  # the deal goes on as the game's other game, the round played again
+
+
 @dataclass(frozen=True)
 class Bet:
     """A betting round (its size follows the round's place: ``Stakes.bet_size``).
@@ -79,12 +116,41 @@ class Bet:
     ``opens_with``: no one may open the round (make its first bet) unless his hand holds a
     pair of that rank or better — jackpots' 'no player is allowed to open the betting
     unless his hand already contains a pair of jacks or a better hand' (Rules 000_
-    1a86611de8d3f5f7.txt, 'Gardena jackpots').  If no one opens, the deal is passed out and
-    the pot stays for the next deal.
+    1a86611de8d3f5f7.txt, 'Gardena jackpots').  ``progressive``: the rank rises one step
+    with each deal passed out before this one, up to aces ('the qualifier to open is
+    raised to a pair of queens. If that deal is passed out, the qualifier is raised to
+    kings, and finally to aces').  ``if_passed``: what follows when no one bets (None: the
+    deal is passed out when openers are needed, and goes on otherwise).  ``checks``: False
+    for a round without checking, where a player with nothing to call opens or folds
+    (Q-Ball: 'No checking is allowed on this round either, despite the fact that there is
+    no bet facing the first player; the first player must open or fold').
     """
 
     opens_with: Rank | None = None
     first: FirstToAct = FirstToAct.GAME
+    progressive: bool = False
+    if_passed: IfPassed | None = None
+    checks: bool = True
+
+    def __post_init__(self) -> None:
+        if self.progressive and self.opens_with is None:
+            raise ValueError("progressive openers need a rank to open with (opens_with)")
+        if not self.checks and self.passes is not IfPassed.PLAY_ON:
+            raise ValueError("a round without checking cannot be passed out")
+
+    @property
+    def passes(self) -> IfPassed:
+        """What follows a round in which no one bets."""
+        if self.if_passed is not None:
+            return self.if_passed
+        return IfPassed.PLAY_ON if self.opens_with is None else IfPassed.REDEAL
+
+    def openers(self, passed_out: int) -> Rank | None:
+        """The lowest pair that opens after ``passed_out`` deals passed out before this one."""
+        rank = self.opens_with
+        if rank is None or not self.progressive or passed_out <= 0:
+            return rank
+        return Rank(min(int(rank) + passed_out, int(Rank.ACE)))
 
 
 @dataclass(frozen=True)
@@ -132,6 +198,59 @@ class Discard:
     def __post_init__(self) -> None:
         if self.count < 1:
             raise ValueError(f"{self.street}: a discard throws away at least one card")
+
+
+@dataclass(frozen=True)
+class Donate(Discard):
+    """East Village (Rules 002_376df91f076a6501.txt, '= East Village ='): 'each player
+    "donates" one of his cards. All the players "donation" cards are kept face down, and the
+    dealer "shuffles" these cards with a scramble. The dealer then adds cards from the stub
+    until there are a total of 7 donation cards. The dealer then "shuffles" these seven
+    cards with a scramble.'  Each live player gives ``count`` of his down cards, all at
+    once; ``pile`` is the total the stub fills the donations up to.  A donation leaves the
+    hand as a discard does, so every count of the cards a player holds treats it as one."""
+
+    pile: int = 7
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.pile < 1:
+            raise ValueError(f"{self.street}: the pile holds at least one card")
+
+
+@dataclass(frozen=True)
+class Twist:
+    """A twist round (Rules 000_1a86611de8d3f5f7.txt, 'General variations': 'roll your own,
+    rollouts, blind stud, and twist rounds'; Rules 002_376df91f076a6501.txt: 'A twist round
+    in which players can buy another card from the deck. If a player does not like the
+    purchased card, the player can purchase another one by adding money to the pot. This is
+    sometimes called a "Tittle."').
+
+    Each live player in turn from the dealer's left may give up one of his cards and be dealt
+    one from the stub in its place, face up for an upcard and down for a down card, paying
+    ``price`` into the pot (dead money, not a bet); ``again`` (the Tittle): after each
+    purchase he may buy again, replacing the card he bought, paying each time.  Without it a
+    player buys at most one card a round.  A player who cannot pay the whole price, or when
+    the stub holds no card beyond what the hand's later deals need, is not offered one."""
+
+    street: str
+    price: int = 0
+    again: bool = False
+
+    def __post_init__(self) -> None:
+        if self.price < 0:
+            raise ValueError(f"{self.street}: a twist's price cannot be negative, got {self.price}")
+
+
+@dataclass(frozen=True)
+class Pay:
+    """Baseball (Rules 000_1a86611de8d3f5f7.txt, 'Miscellaneous': 'paying the pot for wild
+    cards'): each live player dealt an upcard of ``rank`` in the deal just before, in the
+    order the cards were dealt, matches the pot — pays as much as it holds into it, dead
+    money, all he has if that is less — or folds.  Once for each such card."""
+
+    street: str
+    rank: Rank
 
 
 @dataclass(frozen=True)
@@ -215,8 +334,9 @@ class Reveal:
             raise ValueError(f"{self.street}: a roll-out turns up at least one card")
 
 
-Phase = Deal | Bet | Draw | Discard | Expose | Pass | Declare | Arrange | Reveal
-Decision = Draw | Discard | Expose | Pass | Declare | Arrange
+# A Donate is a Discard (the cards leave the hand), so both unions hold it.
+Phase = Deal | Bet | Draw | Discard | Expose | Pass | Declare | Arrange | Reveal | Twist | Pay
+Decision = Draw | Discard | Expose | Pass | Declare | Arrange | Twist | Pay
 
 
 class PhaseKind(StrEnum):
@@ -231,6 +351,9 @@ class PhaseKind(StrEnum):
     DECLARE = "declare"
     ARRANGE = "arrange"
     REVEAL = "reveal"
+    DONATE = "donate"
+    TWIST = "twist"
+    PAY = "pay"
 
 
 def cards_held(phases: Sequence[Phase]) -> tuple[int, int]:
@@ -252,6 +375,8 @@ def decision_action(phase: Decision) -> ActionKind:
     match phase:
         case Draw():
             return ActionKind.DRAW
+        case Donate():  # before Discard, which it is a kind of
+            return ActionKind.DONATE
         case Discard():
             return ActionKind.DISCARD
         case Expose():
@@ -262,6 +387,10 @@ def decision_action(phase: Decision) -> ActionKind:
             return ActionKind.DECLARE
         case Arrange():
             return ActionKind.ARRANGE
+        case Twist():
+            return ActionKind.TWIST
+        case Pay():
+            return ActionKind.PAY
     raise TypeError(f"not a decision phase: {phase!r}")
 
 
@@ -269,19 +398,24 @@ def simultaneous(phase: Decision) -> bool:
     """Whether every player's choice takes effect together (see the module docstring)."""
     if isinstance(phase, Declare):
         return not phase.in_turn
-    return not isinstance(phase, Draw)
+    return not isinstance(phase, Draw | Twist | Pay)
 
 
 def describe_phase(phase: Phase) -> str:
     """A phase as ``cardroom games show`` prints it."""
     match phase:
-        case Deal(street, down, up, board, burn):
+        case Deal(street, down, up, board, burn, pile, extra_up):
             parts = [
                 f"{count} {what}"
                 for count, what in ((down, "down"), (up, "up"), (board, "to the board"))
                 if count
             ]
-            return f"{street}: {'burn, ' if burn else ''}deal {', '.join(parts)}"
+            text = f"{street}: {'burn, ' if burn else ''}deal {', '.join(parts)}"
+            if pile:
+                text += " from the pile"
+            if extra_up is not None:
+                text += f" (a {extra_up.symbol} dealt up earns an extra upcard at once)"
+            return text
         case Bet(opens_with, first):
             text = "betting round"
             if opens_with is not None:
@@ -293,6 +427,11 @@ def describe_phase(phase: Phase) -> str:
             limit = f" ({keeping_ace} keeping an ace or wild card)" if keeping_ace else ""
             more = f", dealt {extra} more than discarded" if extra else ""
             return f"{street}: {'burn, ' if burn else ''}draw up to {most}{limit}{more}"
+        case Donate(street, count, pile):  # before Discard, which it is a kind of
+            return (
+                f"{street}: each player donates {count} face down; scrambled and filled from "
+                f"the stub to {pile}, the pile the board is dealt from"
+            )
         case Discard(street, count):
             return f"{street}: discard {count}"
         case Expose(street, count):
@@ -305,4 +444,12 @@ def describe_phase(phase: Phase) -> str:
             return f"{street}: each player orders his down cards for the roll-out"
         case Reveal(street, count):
             return f"{street}: roll out {count}"
+        case Twist(street, price, again):
+            more = ", and again for each card bought (the Tittle)" if again else ""
+            return (
+                f"{street}: each player may buy one card for {price}, up for up and down "
+                f"for down{more}"
+            )
+        case Pay(street, rank):
+            return f"{street}: a player dealt {rank.symbol} up matches the pot or folds"
     raise TypeError(f"not a phase: {phase!r}")

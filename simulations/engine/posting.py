@@ -52,6 +52,8 @@ class ForcedPosting:
         if forced.ante:
             for seat in clockwise(self.button + 1, self.n):
                 amount = min(forced.ante, int(self.stacks[seat]))
+                if amount == 0:  # all in already, for a pot carried from an earlier deal
+                    continue
                 self.stacks[seat] -= amount
                 self.contributed[seat] += amount
                 self.events.append(Posted(seat, PostKind.ANTE, amount, self.stacks[seat] == 0))

@@ -43,26 +43,19 @@ class Settlement:
     awards: tuple[Award, ...]  # from the last side pot back to the main pot
 
 
-def settle(
-    game: GameDefinition,
+def gather_pots(
     contributed: Sequence[int],
     dead: Sequence[int],
     folded: Sequence[bool],
-    values: Mapping[int, Sequence[int | None]],
-    *,
-    button: int,
-    flopped: bool,
-    carried: int = 0,
-    declared: Mapping[int, Declaration] | None = None,
-) -> Settlement:
-    """Settle a hand.  ``dead`` is the part of each contribution that was dead money (a
-    missed small blind posted dead): it counts toward no bet, so it can be neither called
-    nor handed back, and goes into the main pot.  ``values`` holds every live seat's value
-    in each half of the game's showdown, None where it does not qualify (empty when one
-    player is left); ``flopped`` whether the hand reached its second street ('no flop, no
-    drop'); ``carried`` the pot of earlier deals passed out (jackpots: 'everyone antes again
-    into the same pot'), dead money in the main pot; ``declared`` each live seat's
-    declaration in a game of declared halves."""
+    carried: Sequence[Pot] = (),
+) -> tuple[tuple[tuple[int, int], ...], tuple[Pot, ...]]:
+    """The chips handed back (the uncalled bet) and the pots a hand's money makes.  ``dead``
+    is the part of each contribution that was dead money (a missed small blind posted dead):
+    it counts toward no bet, so it can be neither called nor handed back, and goes into the
+    main pot.  ``carried`` are the pots of earlier deals that ended without a winner
+    (jackpots passed out, a deal killed), each open to its players still in the hand: one
+    open to the main pot's players joins it; one whose players have all folded is dead money
+    in the main pot."""
     n = len(contributed)
     if len(dead) != n or len(folded) != n:
         raise ValueError("contributed, dead and folded must cover the same seats")
@@ -86,14 +79,45 @@ def settle(
             live_money[s] = top_live
             returned.append((s, money - top_live))
     pots = list(side_pots(live_money, alive))
-    dead_money = sum(dead) + carried
+    live = tuple(s for s, a in enumerate(alive) if a)
+    dead_money = sum(dead)
+    apart: list[Pot] = []  # carried pots open to other players than the main pot's
+    for pot in carried:
+        eligible = tuple(s for s in pot.eligible if alive[s])
+        main = pots[0].eligible if pots else live
+        if not eligible or eligible == main:
+            dead_money += pot.amount
+        else:
+            apart.append(Pot(pot.amount, eligible))
     if dead_money:
         if pots:
             pots[0] = Pot(pots[0].amount + dead_money, pots[0].eligible)
         else:
-            live = tuple(s for s, a in enumerate(alive) if a)
             pots.append(Pot(dead_money, live))
-    rake, drop, remaining = _take_rake_and_drop(game, tuple(pots), n, flopped)
+    return tuple(returned), (*pots, *apart)
+
+
+def settle(
+    game: GameDefinition,
+    contributed: Sequence[int],
+    dead: Sequence[int],
+    folded: Sequence[bool],
+    values: Mapping[int, Sequence[int | None]],
+    *,
+    button: int,
+    flopped: bool,
+    carried: Sequence[Pot] = (),
+    declared: Mapping[int, Declaration] | None = None,
+) -> Settlement:
+    """Settle a hand.  ``values`` holds every live seat's value in each half of the game's
+    showdown, None where it does not qualify (empty when one player is left); ``flopped``
+    whether the hand reached its second street ('no flop, no drop'); ``contributed``,
+    ``dead`` and ``carried`` make the pots (:func:`gather_pots`; jackpots: 'everyone antes
+    again into the same pot'); ``declared`` each live seat's declaration in a game of
+    declared halves."""
+    n = len(contributed)
+    returned, pots = gather_pots(contributed, dead, folded, carried)
+    rake, drop, remaining = _take_rake_and_drop(game, pots, n, flopped)
     awards: list[Award] = []
     for index in range(len(remaining) - 1, -1, -1):
         pot = remaining[index]
@@ -120,7 +144,7 @@ def settle(
                 pot.amount, high, low, button=button, n_seats=n, rule=game.odd_chips
             )
         awards.extend(Award(index, winner, chips) for winner, chips in shares.items())
-    return Settlement(tuple(returned), remaining, rake, drop, tuple(awards))
+    return Settlement(returned, remaining, rake, drop, tuple(awards))
 
 
 def _take_rake_and_drop(

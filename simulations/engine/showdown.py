@@ -39,10 +39,13 @@ from simulations.evaluators.lowball import (
 from simulations.evaluators.ranking import Ranking
 from simulations.evaluators.selection import FIVE_CARDS as _FIVE
 from simulations.evaluators.selection import (
+    HAND_SIZE,
     Selection,
+    best_of,
     evaluate_selection,
     evaluate_selection_batch,
 )
+from simulations.evaluators.small_hands import evaluate_one_card
 from simulations.evaluators.spades import SpadeRule, spade_in_hole
 from simulations.evaluators.systems import RankingSystem, evaluate_system
 from simulations.evaluators.wild import substitute_low_bugs
@@ -60,6 +63,12 @@ class HandRanking(StrEnum):
     # receives half the pot' (Rules 002_376df91f076a6501.txt, 'High Chicago or Low Chicago')
     HIGH_SPADE = "high spade in the hole"
     LOW_SPADE = "low spade in the hole"  # Low Chicago: 'with the A♠ being the lowest'
+    # Indian poker: 'simply high card.  Each player is dealt one card' (Rules 000_
+    # 1a86611de8d3f5f7.txt, 'Blind man's bluff'); a hand is one card (evaluate_one_card).
+    HIGH_CARD = "high card"
+    # The Bitch: 'the Queen of Spades is designated as the highest ranking Spade, followed by
+    # the Ace, King, Jack, and so on' (Rules 000_1a86611de8d3f5f7.txt, 'Miscellaneous')
+    QUEEN_SPADE = "high spade in the hole, queen first"
 
     @property
     def lowball(self) -> Lowball | None:
@@ -70,10 +79,16 @@ class HandRanking(StrEnum):
         """The spade in the hole this half pays (None: a hand ranking)."""
         return _SPADES.get(self)
 
+    @property
+    def hand_size(self) -> int:
+        """The cards of a hand this ranking values (badugi plays the hand whole)."""
+        return 1 if self is HandRanking.HIGH_CARD else HAND_SIZE
+
 
 _SPADES = {
     HandRanking.HIGH_SPADE: SpadeRule.BIG_CHICAGO,
     HandRanking.LOW_SPADE: SpadeRule.LITTLE_CHICAGO,
+    HandRanking.QUEEN_SPADE: SpadeRule.THE_BITCH,
 }
 _LOWBALL = {
     HandRanking.ACE_TO_FIVE_LOW: Lowball.ACE_TO_FIVE,
@@ -116,7 +131,10 @@ class Half:
 
     @property
     def is_low(self) -> bool:
-        return self.ranking is not HandRanking.HIGH and self.ranking.spade_rule is None
+        return (
+            self.ranking not in (HandRanking.HIGH, HandRanking.HIGH_CARD)
+            and self.ranking.spade_rule is None
+        )
 
     @property
     def is_spade(self) -> bool:
@@ -146,6 +164,12 @@ class Half:
         not qualify."""
         if self.ranking is HandRanking.BADUGI or selection is None:
             return evaluate_badugi([int(c) for c in hole])
+        if selection.board_cards == 0 and board:
+            # Stud run out of cards: the community card stands in the place of the last card
+            # each player would have been dealt, so a cap on his first cards still holds.
+            hole, board = [*hole, *board], ()
+        if self.ranking is HandRanking.HIGH_CARD:
+            return best_of(selection, hole, board, evaluate_one_card)
         if self.board is not None:
             return self._rank_on_board(selection, hole, board)
         if self.system is not None:
@@ -206,12 +230,12 @@ class Half:
         ``board_cards`` of the board, as dealt: distinct codes) in one compiled call; the values
         are :meth:`rank`'s and each is named once (the names depend on the value alone).
         None where the batch does not serve and :meth:`rank` must value each player: badugi,
-        one board of several, a ranking system, jokers (``jokers``: whether any row holds
-        one), or rows the single-hand evaluators would refuse (they then raise as they
-        always have)."""
+        the one-card high card, one board of several, a ranking system, jokers (``jokers``:
+        whether any row holds one), or rows the single-hand evaluators would refuse (they then
+        raise as they always have)."""
         if (
             selection is None
-            or self.ranking is HandRanking.BADUGI
+            or self.ranking in (HandRanking.BADUGI, HandRanking.HIGH_CARD)
             or self.board is not None
             or self.system is not None
             or jokers  # any row holding a joker (known to the caller without a pass here)

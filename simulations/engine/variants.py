@@ -101,7 +101,7 @@ class Variant:
 
 
 def load_games(folder: str | Path | Traversable) -> Mapping[str, Variant]:
-    """Every ``*.toml`` game file in ``folder``, in file-name order, by code.
+    """Every ``*.toml`` game file in ``folder``, in the order of the files' numbers, by code.
 
     A bad file raises :class:`~simulations.engine.gamefile.GameFileError` naming it; two
     files giving one code raise it naming both, since a code must mean one game.
@@ -121,8 +121,10 @@ def load_games(folder: str | Path | Traversable) -> Mapping[str, Variant]:
     return MappingProxyType(found)
 
 
-def _name(file: Traversable) -> str:
-    return file.name
+def _name(file: Traversable) -> tuple[int, str]:
+    """Files sort by their leading number ('100-...' after '99-...'), then by name."""
+    number = file.name.split("-", 1)[0]
+    return (int(number) if number.isdigit() else -1, file.name)
 
 
 VARIANTS = load_games(GAMES_FOLDER)

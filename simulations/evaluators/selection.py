@@ -6,6 +6,10 @@ row of the tic-tac-toe grid); a hand takes ``h`` hole cards for an allowed ``h``
 cards of one board.  Games are data, so a game names its selection; the presets below are the
 rule texts' games (rules 002 'Community cards', 000 'Billabong').
 
+A selection may also cap how many of some of the row's cards one hand uses (:class:`Cap`: stud
+with extra downcards, of which only some may play), and a hand may be fewer than five cards
+(``size``: Indian poker's one card).
+
 Rows of a batch are a player's hole cards followed by the whole board in the game's layout
 order (each preset documents its layout).  Evaluation of high hands:
 
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from math import comb
 from typing import TypeVar
@@ -49,33 +53,81 @@ R = TypeVar("R", bound=Ranked)
 
 
 @dataclass(frozen=True)
+class Cap:
+    """No more than ``most`` of the row's columns ``positions`` in one hand.
+
+    Rules 000_1a86611de8d3f5f7.txt, 'One can also vary any stud game by dealing extra
+    downcards': "adding a restriction on how many of those hole cards may be played in the
+    final hand" — "each player may only use one of his two downcards" (Crocodile stud), "a
+    player may use no more than two of those cards" (Buffalo stud), and so Murrumbidgee and
+    Zanetti stud.  A stud row is the player's cards in the order dealt (down cards before up
+    cards in a deal), so the first round's downcards are its first columns."""
+
+    positions: tuple[int, ...]
+    most: int
+
+    def __post_init__(self) -> None:
+        if not self.positions or len(set(self.positions)) != len(self.positions):
+            raise ValueError("a cap names one or more distinct cards")
+        if min(self.positions) < 0:
+            raise ValueError("a cap's card positions count from 0")
+        if not 0 <= self.most < len(self.positions):
+            raise ValueError(
+                f"a cap on {len(self.positions)} cards allows 0 to {len(self.positions) - 1} "
+                f"of them (all of them is no cap), not {self.most}"
+            )
+
+    def allows(self, combo: Sequence[int]) -> bool:
+        return sum(column in self.positions for column in combo) <= self.most
+
+    @property
+    def label(self) -> str:
+        """'at most 1 of the first 2 cards', 'at most 2 of cards 4, 5, 6, 7' (counting from 1)."""
+        ordered = sorted(self.positions)
+        if ordered == list(range(len(ordered))):
+            return f"at most {self.most} of the first {len(ordered)} cards"
+        return f"at most {self.most} of cards {', '.join(str(p + 1) for p in ordered)}"
+
+
+@dataclass(frozen=True)
 class Selection:
-    """Allowed (hole-card count, board) combinations for a game's five-card hand."""
+    """Allowed (hole-card count, board) combinations for a game's five-card hand (or a hand
+    of ``size`` cards), within the ``caps``."""
 
     name: str
     hole_cards: int  # hole cards a player holds at the showdown
     board_cards: int  # cards on the board, in the layout order of the game
     hole_counts: tuple[int, ...]  # how many hole cards a hand may use
     boards: tuple[tuple[int, ...], ...] = ()  # usable board position sets; () = whole board
+    caps: tuple[Cap, ...] = ()  # at most so many of these columns in one hand
+    size: int = HAND_SIZE  # cards in a hand: five, but one in Indian poker
 
     def __post_init__(self) -> None:
         if self.hole_cards < 0 or self.board_cards < 0:
             raise ValueError(f"{self.name}: card counts cannot be negative")
         if self.hole_cards + self.board_cards > 64:
             raise ValueError(f"{self.name}: at most 64 cards per player")
+        if not 1 <= self.size <= HAND_SIZE:
+            raise ValueError(f"{self.name}: a hand is 1 to {HAND_SIZE} cards, not {self.size}")
         if not self.hole_counts or sorted(set(self.hole_counts)) != list(self.hole_counts):
             raise ValueError(f"{self.name}: hole_counts must be distinct and increasing")
-        if self.hole_counts[0] < 0 or self.hole_counts[-1] > min(HAND_SIZE, self.hole_cards):
+        if self.hole_counts[0] < 0 or self.hole_counts[-1] > min(self.size, self.hole_cards):
             raise ValueError(
-                f"{self.name}: a hand uses 0 to {min(HAND_SIZE, self.hole_cards)} hole cards"
+                f"{self.name}: a hand uses 0 to {min(self.size, self.hole_cards)} hole cards"
             )
+        for cap in self.caps:
+            if max(cap.positions) >= self.row_width:
+                raise ValueError(
+                    f"{self.name}: a cap names card {max(cap.positions) + 1} of a row of "
+                    f"{self.row_width}"
+                )
         for board in self.boards:
             if not board or len(set(board)) != len(board):
                 raise ValueError(f"{self.name}: a board is a non-empty set of positions")
             if not all(0 <= p < self.board_cards for p in board):
                 raise ValueError(f"{self.name}: board positions lie in 0..{self.board_cards - 1}")
         if not self.combos:
-            raise ValueError(f"{self.name}: no allowed combination makes five cards")
+            raise ValueError(f"{self.name}: no allowed combination makes a hand")
 
     @property
     def row_width(self) -> int:
@@ -86,14 +138,16 @@ class Selection:
         return self.boards or (tuple(range(self.board_cards)),)
 
     def board_combos(self, board: Sequence[int]) -> list[tuple[int, ...]]:
-        """Every allowed five using ``board``, as sorted column indices of a row."""
+        """Every allowed hand using ``board``, as sorted column indices of a row."""
         found = []
         for used in self.hole_counts:
-            if HAND_SIZE - used > len(board):
+            if self.size - used > len(board):
                 continue
             for hole in itertools.combinations(range(self.hole_cards), used):
-                for rest in itertools.combinations(sorted(board), HAND_SIZE - used):
-                    found.append(hole + tuple(self.hole_cards + p for p in rest))
+                for rest in itertools.combinations(sorted(board), self.size - used):
+                    combo = hole + tuple(self.hole_cards + p for p in rest)
+                    if all(cap.allows(combo) for cap in self.caps):
+                        found.append(combo)
         return found
 
     @cached_property
@@ -106,19 +160,20 @@ class Selection:
 
     @cached_property
     def combo_array(self) -> npt.NDArray[np.int8]:
-        array = np.array(self.combos, dtype=np.int8).reshape(-1, HAND_SIZE)
+        array = np.array(self.combos, dtype=np.int8).reshape(-1, self.size)
         array.setflags(write=False)
         return array
 
     @property
     def plays_any_five(self) -> bool:
         """Whether every five of the row may play (hold'em, stud)."""
-        return len(self.combos) == comb(self.row_width, HAND_SIZE)
+        return self.size == HAND_SIZE and len(self.combos) == comb(self.row_width, HAND_SIZE)
 
     @cached_property
     def board_triples(self) -> npt.NDArray[np.int8] | None:
-        """For exactly two hole cards: every usable three of the board; otherwise None."""
-        if self.hole_counts != (2,):
+        """For exactly two hole cards (and no cap): every usable three of the board; otherwise
+        None."""
+        if self.hole_counts != (2,) or self.caps or self.size != HAND_SIZE:
             return None
         triples = sorted(
             {t for board in self.usable_boards for t in itertools.combinations(sorted(board), 3)}
@@ -146,6 +201,18 @@ def at_most(
     largest = max(len(b) for b in boards) if boards else board_cards
     counts = tuple(h for h in range(used + 1) if HAND_SIZE - h <= largest)
     return Selection(name, hole_cards, board_cards, counts, boards)
+
+
+def capped(selection: Selection, caps: tuple[Cap, ...], name: str | None = None) -> Selection:
+    """``selection`` with no more than so many of some cards in a hand (see :class:`Cap`)."""
+    return replace(selection, name=name or selection.name, caps=caps)
+
+
+def any_cards(name: str, size: int, hole_cards: int, board_cards: int = 0) -> Selection:
+    """Any ``size`` of the hole and board cards: a hand shorter than five (Indian poker's
+    single card)."""
+    counts = tuple(h for h in range(min(size, hole_cards) + 1) if size - h <= board_cards)
+    return Selection(name, hole_cards, board_cards, counts, size=size)
 
 
 def exactly(
@@ -238,6 +305,12 @@ def six_pack(hole_cards: int) -> Selection:
 # --- evaluation -----------------------------------------------------------------------------------
 
 
+def _five(selection: Selection) -> None:
+    """The high evaluators value five-card hands only."""
+    if selection.size != HAND_SIZE:
+        raise ValueError(f"{selection.name}: a hand of {selection.size} cards is not a high hand")
+
+
 def _row(selection: Selection, hole: str | Sequence[int], board: str | Sequence[int]) -> list[int]:
     """The player's row (hole then board) as checked standard card codes."""
     parts = []
@@ -270,7 +343,8 @@ def best_of(
     board: str | Sequence[int],
     evaluate: Callable[[list[int]], R],
 ) -> R:
-    """The best allowed five under any five-card evaluator (stripped decks, wild cards, lows)."""
+    """The best allowed hand under any evaluator of hands of the selection's size (five cards:
+    stripped decks, wild cards, lows; one card: Indian poker)."""
     row = _row(selection, hole, board)
     return max(
         (evaluate([row[j] for j in combo]) for combo in selection.combos),
@@ -282,6 +356,7 @@ def evaluate_selection(
     selection: Selection, hole: str | Sequence[int], board: str | Sequence[int]
 ) -> HandValue:
     """The best high hand the selection allows (reference: every five by ``evaluate_high``)."""
+    _five(selection)
     row = _row(selection, hole, board)
     for card in row:
         if is_joker_code(card):
@@ -293,6 +368,7 @@ def evaluate_per_board(
     selection: Selection, hole: str | Sequence[int], board: str | Sequence[int]
 ) -> tuple[HandValue, ...]:
     """The best high hand on each board separately (double-board hold'em splits by board)."""
+    _five(selection)
     row = _row(selection, hole, board)
     for card in row:
         if is_joker_code(card):
@@ -340,6 +416,7 @@ def combo_values(
 
 
 def _batch_array(selection: Selection, hands: npt.ArrayLike, check: bool) -> npt.NDArray[np.int8]:
+    _five(selection)
     rows = (
         f"{selection.name} rows hold {selection.hole_cards} hole and "
         f"{selection.board_cards} board cards"

@@ -1,4 +1,4 @@
-"""Three-card guts hands and two-card hands.
+"""Three-card guts hands, two-card hands and the one-card hand.
 
 Three-card guts ranks, best first: three of a kind, straight flush, straight, flush, pair,
 high card (Rules 000_1a86611de8d3f5f7.txt, 'Guts': "The hands are ranked as follows: Three
@@ -13,6 +13,12 @@ Two-card hands rank a pair above any high card.  Where straights and flushes cou
 table's option), the order follows three-card guts, with the pair in the place of three of
 a kind: pair, straight flush, straight, flush, high card; two cards in sequence are a
 straight (A-2 the lowest, K-A the highest).
+
+The one-card hand is Indian poker's (Rules 000_1a86611de8d3f5f7.txt, 'Blind man's bluff':
+"The standard version (also called Indian poker) is simply high card.  Each player is dealt one
+card"): the higher rank wins, aces high, and suits do not rank (Rules 002_376df91f076a6501.txt,
+'General rules': "Individual cards are ranked A (high), K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2";
+"Suits have no value"), so equal ranks tie; its value is the rank.
 
 A value packs the category's place in the order (weakest 0) above the deciding ranks
 (deuce 0 .. ace 12), highest first: ``place << 12 | r1 << 8 | r2 << 4 | r3`` for three cards
@@ -36,15 +42,18 @@ from simulations.evaluators.hand_input import CardsLike, hand_array, hand_cards
 from simulations.evaluators.ranking import Ranking
 
 __all__ = [
+    "ONE_CARD_SYSTEM",
     "THREE_CARD_SYSTEM",
     "THREE_CARD_TABLES",
     "ThreeCardCategory",
     "ThreeCardOrder",
     "TwoCardCategory",
+    "evaluate_one_card",
     "evaluate_three_card",
     "evaluate_three_card_batch",
     "evaluate_two_card",
     "evaluate_two_card_batch",
+    "one_card_ranking",
     "three_card_ranking",
     "three_card_values",
     "two_card_ranking",
@@ -53,6 +62,7 @@ __all__ = [
 ]
 
 THREE_CARD_SYSTEM = "three-card guts"
+ONE_CARD_SYSTEM = "high card"
 _ACE = int(Rank.ACE)
 _SYMBOLS = "23456789TJQKA"
 
@@ -214,6 +224,20 @@ def evaluate_three_card(cards: CardsLike, *, order: ThreeCardOrder = TEXTS_ORDER
     suited = len({c & 3 for c in codes}) == 1
     value = _in_order(_three_card_value([c >> 2 for c in codes], suited), order)
     return three_card_ranking(value, order=order)
+
+
+def one_card_ranking(value: int) -> Ranking:
+    """The :class:`Ranking` of a one-card value (the card's rank, deuce 0 to ace 12)."""
+    if not 0 <= value <= _ACE:
+        raise ValueError(f"a one-card value is a rank, 0 to {_ACE}, not {value}")
+    return Ranking(ONE_CARD_SYSTEM, value, "high card", f"{Rank(value).noun} high")
+
+
+def evaluate_one_card(cards: CardsLike) -> Ranking:
+    """Indian poker's hand: one card, "simply high card" (Rules 000_1a86611de8d3f5f7.txt,
+    'Blind man's bluff'), aces high, suits not ranked."""
+    (card,) = hand_cards(cards, 1, 1, ONE_CARD_SYSTEM)
+    return one_card_ranking(card >> 2)
 
 
 def evaluate_two_card(cards: CardsLike, *, straights_and_flushes: bool = False) -> Ranking:

@@ -1,7 +1,9 @@
-"""Stripped decks: Manila and its short decks, Mexican stud, Royal hold'em.
+"""Stripped decks: Manila and its short decks, Mexican stud, Royal hold'em, Spanish hold'em.
 
 Each is a :class:`~simulations.evaluators.systems.RankingSystem`: the deck's ranks, straights
-over the deck's own rank sequence, and the category order the rule text gives.  Values order
+over the deck's own rank sequence, and the category order the rule text gives — or, where a
+text gives none, the order of the categories' rarity in that deck (:func:`rarity_order`, from
+:func:`category_counts`).  Values order
 hands exactly within a system (``place << 20 | ranks``) and come back as
 :class:`~simulations.evaluators.ranking.Ranking`; Royal hold'em keeps the standard order, so
 :func:`~simulations.evaluators.systems.evaluate_system_high` gives its hands as high-hand values.
@@ -9,8 +11,11 @@ hands exactly within a system (``place << 20 | ranks``) and come back as
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from math import comb, prod
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +38,7 @@ FLUSH_OVER_FULL_HOUSE = tuple(
     for s in STANDARD_ORDER
 )
 _SEVEN_UP = tuple(Rank)[Rank.SEVEN :]
+_EIGHT_UP = tuple(Rank)[Rank.EIGHT :]
 _SIX_UP = tuple(Rank)[Rank.SIX :]
 
 # Rules 002, 'Manila': a stripped deck in which all cards below the rank of 7 are removed
@@ -66,6 +72,59 @@ MEXICAN_STUD_JOKER_UP = replace(
 # text changes no hand values, so the standard order stands (no high-card hand or plain flush
 # can be dealt: five distinct ranks of this deck always run T-J-Q-K-A).
 ROYAL_HOLDEM = RankingSystem(name="Royal hold'em", ranks=tuple(Rank)[Rank.TEN :], ace_low=False)
+
+
+def category_counts(ranks: Sequence[Rank], ace_low: bool = True) -> dict[Shape, int]:
+    """How many five-card hands of a four-suit deck of ``ranks`` fall in each standard
+    category (five of a kind: none, there being no wild cards), straights running over the
+    deck's own ranks (``ace_low``: A also below the lowest).  Counted over rank multisets,
+    each multiset standing for the product of C(4, m) suit choices of its ranks."""
+    deck = tuple(sorted(set(ranks)))
+    runs = {int(mask) for mask in RankingSystem("runs", deck, ace_low).tables.straights[:, 0]}
+    counts = dict.fromkeys(STANDARD_ORDER, 0)
+    for multiset in itertools.combinations_with_replacement([int(r) for r in deck], 5):
+        sizes = sorted(Counter(multiset).values(), reverse=True)
+        if sizes[0] > 4:
+            continue
+        ways = prod(comb(4, size) for size in sizes)
+        if sizes[0] == 1:  # five ranks: four one-suit hands, the rest of mixed suits
+            run = sum(1 << r for r in multiset) in runs
+            counts[Shape.STRAIGHT_FLUSH if run else Shape.FLUSH] += 4
+            counts[Shape.STRAIGHT if run else Shape.HIGH_CARD] += ways - 4
+            continue
+        shape = {
+            (4, 1): Shape.FOUR_OF_A_KIND,
+            (3, 2): Shape.FULL_HOUSE,
+            (3, 1): Shape.THREE_OF_A_KIND,
+            (2, 2): Shape.TWO_PAIR,
+            (2, 1): Shape.ONE_PAIR,
+        }[sizes[0], sizes[1]]
+        counts[shape] += ways
+    return counts
+
+
+def rarity_order(ranks: Sequence[Rank], ace_low: bool = True) -> tuple[Shape, ...]:
+    """The categories weakest first by their rarity among the five-card hands of a stripped
+    deck (:func:`category_counts`): the rarer beats the more common, equal counts keeping the
+    standard order.
+
+    Rules 002_376df91f076a6501.txt, 'Manila': "Because of the stripped deck, a flush beats a
+    full house" — the rarer hand ranks higher.  High card stays the weakest: it is no
+    combination at all, and Manila, whose 32 cards also make fewer no-pair hands than one-pair
+    hands, still ranks any pair above it."""
+    counts = category_counts(ranks, ace_low)
+    made = sorted((s for s in STANDARD_ORDER if s is not Shape.HIGH_CARD), key=lambda s: -counts[s])
+    return (Shape.HIGH_CARD, *made)
+
+
+# Rules 002, 'Stripped deck': "A popular poker game in Spain is played with cards 8-A.  It is
+# played similar to hold'em, except that one card is dealt at a time and you must use both of
+# your hole cards."  The text gives no hand values: the categories rank by their rarity in the
+# 28-card deck (a flush, 72 hands, beats four of a kind, 168, and a full house, 1,008), and the
+# ace does not play low (A-8-9-T-J is no straight), as in Manila, the texts' other short deck.
+SPANISH_HOLDEM = RankingSystem(
+    name="Spanish hold'em", ranks=_EIGHT_UP, ace_low=False, order=rarity_order(_EIGHT_UP, False)
+)
 
 
 def mexican_stud(hole_card: int) -> RankingSystem:

@@ -77,6 +77,7 @@ class Shape(IntEnum):
 
 
 S = Shape
+SHAPES_BY_LABEL = {shape.label: shape for shape in Shape}  # 'four-card flush' -> FOUR_FLUSH
 STANDARD_ORDER = (
     S.HIGH_CARD,
     S.ONE_PAIR,
@@ -138,6 +139,10 @@ class RankingSystem:
             )
         if len(set(self.order)) != len(self.order) or not set(self.order) >= _REQUIRED:
             raise ValueError(f"{self.name}: the order must list every standard category once")
+        if self.order[0] is not S.HIGH_CARD:
+            # The evaluator's high-card candidate is the top five cards, pairs and all: it
+            # stands for a real hand only where every other category beats it.
+            raise ValueError(f"{self.name}: high card is the weakest category of any order")
         if (self.jokers is JokerRole.NONE) != (self.joker_count == 0):
             raise ValueError(f"{self.name}: a deck has jokers exactly when they have a role")
         if not 0 <= self.joker_count <= MAX_JOKERS:
@@ -344,7 +349,9 @@ def evaluate_system_high(system: RankingSystem, cards: str | Sequence[int]) -> H
     return HandValue(system_value(system, cards))
 
 
-# Canadian stud (Sökö): five-card stud with two more hands.
+# Canadian stud (Sökö): five-card stud with two more hands.  Rules 000_1a86611de8d3f5f7.txt,
+# 'Miscellaneous': "a four-card straight beats one pair, a four-card flush beats a four-card
+# straight, and two pair beats both of the above".
 CANADIAN_STUD = RankingSystem(
     name="Canadian stud",
     order=(

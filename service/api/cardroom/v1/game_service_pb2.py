@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n*service/api/cardroom/v1/game_service.proto\x12\x0b\x63\x61rdroom.v1\"\x86\x01\n\x0bGameSummary\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0bmin_players\x18\x03 \x01(\r\x12\x13\n\x0bmax_players\x18\x04 \x01(\r\x12\x0c\n\x04\x64\x65\x63k\x18\x05 \x01(\t\x12\x11\n\tstructure\x18\x06 \x01(\t\x12\x10\n\x08showdown\x18\x07 \x01(\t\"w\n\x0eGameForcedBets\x12\x0c\n\x04\x61nte\x18\x01 \x01(\x04\x12\x0e\n\x06\x62linds\x18\x02 \x03(\x04\x12\x1d\n\x15\x66irst_blind_on_button\x18\x03 \x01(\x08\x12\x10\n\x08\x62ring_in\x18\x04 \x01(\x04\x12\x16\n\x0e\x62ig_blind_ante\x18\x05 \x01(\x04\"\x82\x01\n\x04Game\x12)\n\x07summary\x18\x01 \x01(\x0b\x32\x18.cardroom.v1.GameSummary\x12\x0e\n\x06phases\x18\x02 \x03(\t\x12+\n\x06\x66orced\x18\x03 \x01(\x0b\x32\x1b.cardroom.v1.GameForcedBets\x12\x12\n\nexhaustion\x18\x04 \x01(\t\"\x12\n\x10ListGamesRequest\"<\n\x11ListGamesResponse\x12\'\n\x05games\x18\x01 \x03(\x0b\x32\x18.cardroom.v1.GameSummary\"\x1e\n\x0eGetGameRequest\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\"2\n\x0fGetGameResponse\x12\x1f\n\x04game\x18\x01 \x01(\x0b\x32\x11.cardroom.v1.Game\" \n\x10\x43heckGameRequest\x12\x0c\n\x04text\x18\x01 \x01(\t\"4\n\x11\x43heckGameResponse\x12\x1f\n\x04game\x18\x01 \x01(\x0b\x32\x11.cardroom.v1.Game2\xeb\x01\n\x0bGameService\x12J\n\tListGames\x12\x1d.cardroom.v1.ListGamesRequest\x1a\x1e.cardroom.v1.ListGamesResponse\x12\x44\n\x07GetGame\x12\x1b.cardroom.v1.GetGameRequest\x1a\x1c.cardroom.v1.GetGameResponse\x12J\n\tCheckGame\x12\x1d.cardroom.v1.CheckGameRequest\x1a\x1e.cardroom.v1.CheckGameResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n*service/api/cardroom/v1/game_service.proto\x12\x0b\x63\x61rdroom.v1\"\x94\x01\n\x0bGameSummary\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0bmin_players\x18\x03 \x01(\r\x12\x13\n\x0bmax_players\x18\x04 \x01(\r\x12\x0c\n\x04\x64\x65\x63k\x18\x05 \x01(\t\x12\x11\n\tstructure\x18\x06 \x01(\t\x12\x10\n\x08showdown\x18\x07 \x01(\t\x12\x0c\n\x04kind\x18\x08 \x01(\t\"w\n\x0eGameForcedBets\x12\x0c\n\x04\x61nte\x18\x01 \x01(\x04\x12\x0e\n\x06\x62linds\x18\x02 \x03(\x04\x12\x1d\n\x15\x66irst_blind_on_button\x18\x03 \x01(\x08\x12\x10\n\x08\x62ring_in\x18\x04 \x01(\x04\x12\x16\n\x0e\x62ig_blind_ante\x18\x05 \x01(\x04\"\x88\x03\n\x08GameGuts\x12\r\n\x05rules\x18\x01 \x03(\t\x12\r\n\x05\x63\x61rds\x18\x02 \x01(\r\x12\x12\n\ndown_cards\x18\x03 \x01(\r\x12\x0f\n\x07ranking\x18\x04 \x03(\t\x12\x15\n\rranking_order\x18\x05 \x01(\t\x12\x1d\n\x15straights_and_flushes\x18\x06 \x01(\x08\x12\x0c\n\x04\x64\x65\x61l\x18\x07 \x01(\t\x12\x11\n\tlast_card\x18\x08 \x01(\t\x12\x11\n\tdeclaring\x18\t \x01(\t\x12\x0e\n\x06\x64\x65\x61ler\x18\n \x01(\t\x12\x1b\n\x13\x64\x65\x61ler_without_pair\x18\x0b \x01(\t\x12\x0c\n\x04\x61nte\x18\x0c \x01(\x04\x12\x10\n\x08pot_rule\x18\r \x01(\t\x12\x17\n\x0fworst_hand_pays\x18\x0e \x01(\t\x12\x16\n\x0evicious_payers\x18\x0f \x01(\t\x12\x10\n\x03\x63\x61p\x18\x10 \x01(\x04H\x00\x88\x01\x01\x12\x11\n\tset_aside\x18\x11 \x01(\t\x12\x11\n\tnobody_in\x18\x12 \x01(\t\x12\x11\n\todd_chips\x18\x13 \x01(\tB\x06\n\x04_cap\"\xa7\x01\n\x04Game\x12)\n\x07summary\x18\x01 \x01(\x0b\x32\x18.cardroom.v1.GameSummary\x12\x0e\n\x06phases\x18\x02 \x03(\t\x12+\n\x06\x66orced\x18\x03 \x01(\x0b\x32\x1b.cardroom.v1.GameForcedBets\x12\x12\n\nexhaustion\x18\x04 \x01(\t\x12#\n\x04guts\x18\x05 \x01(\x0b\x32\x15.cardroom.v1.GameGuts\"\x12\n\x10ListGamesRequest\"<\n\x11ListGamesResponse\x12\'\n\x05games\x18\x01 \x03(\x0b\x32\x18.cardroom.v1.GameSummary\"\x1e\n\x0eGetGameRequest\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\"2\n\x0fGetGameResponse\x12\x1f\n\x04game\x18\x01 \x01(\x0b\x32\x11.cardroom.v1.Game\" \n\x10\x43heckGameRequest\x12\x0c\n\x04text\x18\x01 \x01(\t\"4\n\x11\x43heckGameResponse\x12\x1f\n\x04game\x18\x01 \x01(\x0b\x32\x11.cardroom.v1.Game2\xeb\x01\n\x0bGameService\x12J\n\tListGames\x12\x1d.cardroom.v1.ListGamesRequest\x1a\x1e.cardroom.v1.ListGamesResponse\x12\x44\n\x07GetGame\x12\x1b.cardroom.v1.GetGameRequest\x1a\x1c.cardroom.v1.GetGameResponse\x12J\n\tCheckGame\x12\x1d.cardroom.v1.CheckGameRequest\x1a\x1e.cardroom.v1.CheckGameResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,23 +32,25 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'service.api.cardroom.v1.gam
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_GAMESUMMARY']._serialized_start=60
-  _globals['_GAMESUMMARY']._serialized_end=194
-  _globals['_GAMEFORCEDBETS']._serialized_start=196
-  _globals['_GAMEFORCEDBETS']._serialized_end=315
-  _globals['_GAME']._serialized_start=318
-  _globals['_GAME']._serialized_end=448
-  _globals['_LISTGAMESREQUEST']._serialized_start=450
-  _globals['_LISTGAMESREQUEST']._serialized_end=468
-  _globals['_LISTGAMESRESPONSE']._serialized_start=470
-  _globals['_LISTGAMESRESPONSE']._serialized_end=530
-  _globals['_GETGAMEREQUEST']._serialized_start=532
-  _globals['_GETGAMEREQUEST']._serialized_end=562
-  _globals['_GETGAMERESPONSE']._serialized_start=564
-  _globals['_GETGAMERESPONSE']._serialized_end=614
-  _globals['_CHECKGAMEREQUEST']._serialized_start=616
-  _globals['_CHECKGAMEREQUEST']._serialized_end=648
-  _globals['_CHECKGAMERESPONSE']._serialized_start=650
-  _globals['_CHECKGAMERESPONSE']._serialized_end=702
-  _globals['_GAMESERVICE']._serialized_start=705
-  _globals['_GAMESERVICE']._serialized_end=940
+  _globals['_GAMESUMMARY']._serialized_end=208
+  _globals['_GAMEFORCEDBETS']._serialized_start=210
+  _globals['_GAMEFORCEDBETS']._serialized_end=329
+  _globals['_GAMEGUTS']._serialized_start=332
+  _globals['_GAMEGUTS']._serialized_end=724
+  _globals['_GAME']._serialized_start=727
+  _globals['_GAME']._serialized_end=894
+  _globals['_LISTGAMESREQUEST']._serialized_start=896
+  _globals['_LISTGAMESREQUEST']._serialized_end=914
+  _globals['_LISTGAMESRESPONSE']._serialized_start=916
+  _globals['_LISTGAMESRESPONSE']._serialized_end=976
+  _globals['_GETGAMEREQUEST']._serialized_start=978
+  _globals['_GETGAMEREQUEST']._serialized_end=1008
+  _globals['_GETGAMERESPONSE']._serialized_start=1010
+  _globals['_GETGAMERESPONSE']._serialized_end=1060
+  _globals['_CHECKGAMEREQUEST']._serialized_start=1062
+  _globals['_CHECKGAMEREQUEST']._serialized_end=1094
+  _globals['_CHECKGAMERESPONSE']._serialized_start=1096
+  _globals['_CHECKGAMERESPONSE']._serialized_end=1148
+  _globals['_GAMESERVICE']._serialized_start=1151
+  _globals['_GAMESERVICE']._serialized_end=1386
 # @@protoc_insertion_point(module_scope)

@@ -26,8 +26,9 @@ if _version_not_supported:
 
 
 class GameServiceStub:
-    """GameService describes the engine's built-in games and checks game files
-    (TOML, the format of simulations/games) against the engine.
+    """GameService describes the engine's built-in games, poker games and games of
+    guts, and checks game files (TOML, the format of simulations/games) against
+    the engine.
     """
 
     def __init__(self, channel):
@@ -54,12 +55,14 @@ class GameServiceStub:
 
 
 class GameServiceServicer:
-    """GameService describes the engine's built-in games and checks game files
-    (TOML, the format of simulations/games) against the engine.
+    """GameService describes the engine's built-in games, poker games and games of
+    guts, and checks game files (TOML, the format of simulations/games) against
+    the engine.
     """
 
     def ListGames(self, request, context):
-        """ListGames returns every built-in game, in the registry's order.
+        """ListGames returns every built-in game, poker and guts, in the registry's
+        order (the order `cardroom games` prints).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -107,8 +110,9 @@ def add_GameServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class GameService:
-    """GameService describes the engine's built-in games and checks game files
-    (TOML, the format of simulations/games) against the engine.
+    """GameService describes the engine's built-in games, poker games and games of
+    guts, and checks game files (TOML, the format of simulations/games) against
+    the engine.
     """
 
     @staticmethod

@@ -23,7 +23,8 @@ import numpy as np
 from service import client
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.jobfile import JobFileError, load_job
-from service.render import render
+from service.kinds import check_drawable, draw, render
+from service.pictures import PictureError
 from simulations.engine.deals import DealSequence, describe_deals, play_deals_plainly
 from simulations.engine.gamefile import GameKind, load_any_game_file
 from simulations.engine.guts import GutsSession
@@ -68,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run a job file on this machine (no server)")
     run.add_argument("job", help="job file (TOML, or JSON if it ends in .json)")
     run.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    run.add_argument("--plot", type=Path, help="also draw the result to this PNG file")
     place = run.add_mutually_exclusive_group()
     place.add_argument(
         "--workers", type=_positive, default=None, help="CPUs for the embedded Ray (default: all)"
@@ -109,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     result = with_address(commands.add_parser("result", help="a finished job's result"))
     result.add_argument("id")
     result.add_argument("--json", action="store_true", help="print the result as JSON")
+    result.add_argument("--plot", type=Path, help="also draw the result to this PNG file")
     cancel = with_address(commands.add_parser("cancel", help="cancel a queued or running job"))
     cancel.add_argument("id")
     games = commands.add_parser(
@@ -172,6 +175,8 @@ def _runner(args: argparse.Namespace, job: Job) -> InlineRunner | RayRunner:
 
 def cmd_run(args: argparse.Namespace) -> int:
     job = load_job(args.job)
+    if args.plot is not None:
+        check_drawable(job)
     show = _show_progress(time.monotonic()) if sys.stderr.isatty() and not args.json else None
     runner = _runner(args, job)
     try:
@@ -183,6 +188,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         runner.close()
     report = job.report(tally)
     print(json.dumps(report) if args.json else render(job, report))
+    if args.plot is not None:
+        draw(job, report, args.plot)
     return 0
 
 
@@ -248,7 +255,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 def cmd_result(args: argparse.Namespace) -> int:
     with client.connect(args.address) as stub:
         job = stub.GetJob(pb.GetJobRequest(id=args.id)).job
-    client.print_report(job, args.json)
+    client.print_report(job, args.json, args.plot)
     return 0
 
 
@@ -394,7 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except JobFileError as err:
+    except (JobFileError, PictureError) as err:
         print(f"cardroom: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except client.ClientError as err:

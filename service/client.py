@@ -15,9 +15,9 @@ from tqdm import tqdm
 
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.api.cardroom.v1 import job_service_pb2_grpc as pb_grpc
-from service.convert import mapping_to_spec, result_to_report, spec_to_mapping
+from service.convert import ConversionError, mapping_to_spec, result_to_report, spec_to_mapping
 from service.jobfile import JobFileError, job_from_mapping, read_job_mapping
-from service.render import render
+from service.kinds import KINDS, draw, render
 from simulations.spec import SpecError
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
@@ -75,9 +75,9 @@ def job_spec_from_file(path: str) -> pb.JobSpec:
     mapping = read_job_mapping(Path(path))
     try:
         job_from_mapping(mapping)
-    except SpecError as err:
+        return mapping_to_spec(mapping)
+    except (SpecError, ConversionError) as err:
         raise JobFileError(f"{path}: {err}") from None
-    return mapping_to_spec(mapping)
 
 
 def describe(job: pb.Job) -> str:
@@ -139,13 +139,21 @@ def finished_report(job: pb.Job) -> dict[str, Any]:
     )
 
 
-def print_report(job: pb.Job, as_json: bool) -> None:
+def print_report(job: pb.Job, as_json: bool, plot: Path | None = None) -> None:
+    """Print a finished job's result (as JSON, or rendered); draw it to ``plot`` if given."""
     report = finished_report(job)
-    print(
-        json.dumps(report)
-        if as_json
-        else render(job_from_mapping(spec_to_mapping(job.spec)), report)
-    )
+    if as_json and plot is None:
+        print(json.dumps(report))
+        return
+    try:
+        local = job_from_mapping(spec_to_mapping(job.spec))
+    except SpecError as err:  # a kind or setting this client does not know
+        raise ClientError(
+            f"job {job.id}: cannot show a {job.kind} result here ({err}); try --json"
+        ) from None
+    print(json.dumps(report) if as_json else render(local, report))
+    if plot is not None:
+        draw(local, report, plot)
 
 
 class Detached(Exception):
@@ -166,7 +174,9 @@ def follow(stub: JobServiceClient, job: pb.Job, show_bar: bool, address: str = "
 
     Ctrl-C raises :class:`Detached`, which tells how to follow or cancel the job.
     """
-    unit = "hand" if job.kind == "bad_beat" else "trial"
+    kind = KINDS.get(job.kind)
+    unit = kind.trial_unit if kind is not None else "trial"
+    note = kind.progress_note if kind is not None else None
     bar = tqdm(
         total=job.progress.trials_total, unit=unit, unit_scale=True, disable=not show_bar,
         file=sys.stderr, dynamic_ncols=True,
@@ -177,8 +187,10 @@ def follow(stub: JobServiceClient, job: pb.Job, show_bar: bool, address: str = "
             job = message.job
             bar.update(job.progress.trials_done - bar.n)
             estimate = job.progress.estimate
-            if estimate.HasField("bad_beat") and estimate.bad_beat.HasField("one_in"):
-                bar.set_postfix_str(f"one in {estimate.bad_beat.one_in:,.0f}", refresh=False)
+            if note is not None and estimate.WhichOneof("kind") == job.kind:
+                text = note(result_to_report(estimate, job.spec.seed))
+                if text:
+                    bar.set_postfix_str(text, refresh=False)
             if job.state in FINISHED:
                 break
     except KeyboardInterrupt:

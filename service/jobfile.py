@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from simulations.models import MODELS
+from service.kinds import KINDS, JobKind
 from simulations.spec import ECHO_LIMIT, Fields, SpecError, digit_count, echo, number
 from workers.job import DEFAULT_SHARD_SIZE, Job
 from workers.plan import MAX_SHARDS
@@ -42,16 +42,23 @@ class JobFileError(ValueError):
     """A job file that cannot be read or is not a valid job."""
 
 
-def job_from_mapping(data: Mapping[str, Any], *, max_trials: int = MAX_TRIALS) -> Job:
+def job_from_mapping(
+    data: Mapping[str, Any],
+    *,
+    max_trials: int = MAX_TRIALS,
+    kinds: Mapping[str, JobKind] = KINDS,
+) -> Job:
     """Validate a parsed job specification; raises ``SpecError`` naming the field.
 
     ``max_trials`` is a server's own bound on the trials field, below :data:`MAX_TRIALS`.
+    ``kinds`` are the kinds offered (:data:`service.kinds.KINDS`); the kind's model reads
+    its own settings.
     """
     if max_trials < 1:
         raise ValueError(f"max_trials must be positive, got {max_trials:,}")
     fields = Fields(data)
-    kind = fields.string("kind", choices=tuple(MODELS))
-    reader = MODELS[kind]
+    kind = fields.string("kind", choices=tuple(kinds))
+    reader = kinds[kind].model
     trials = _trials(fields, reader.trials_field, max_trials)
     seed = fields.optional_integer("seed", low=0, high=MAX_SEED)
     shard_size_given = fields.has("shard_size")

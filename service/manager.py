@@ -7,7 +7,9 @@ until its first shard holds a worker slot, then *running*.  Each job keeps at mo
 pool's in-flight bound of shards submitted (a job of a million shards holds a bounded
 amount of memory), saves every finished shard with the job's merged progress, and stores
 the result.  After a restart :meth:`JobManager.resume` queues the unfinished jobs again;
-they carry on from their saved shards.
+they carry on from their saved shards.  A stored job this version cannot run — its
+specification of an unknown version or unreadable, of a kind no longer offered, or with a
+setting no longer valid — fails with the reason, and the others resume.
 
 Every store call runs on one worker thread, never on the event loop: SQLite's writes wait
 for the disk, and the loop also answers health checks and streams progress.
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from service.jobfile import MAX_TRIALS, job_from_mapping
+from service.kinds import KINDS, JobKind
 from service.metrics import ServiceMetrics
 from service.store import JobRecord, JobState, JobStore, Progress, StateConflict
 from simulations.spec import echo
@@ -43,6 +46,10 @@ class JobFinished(RuntimeError):
     """The job has already ended; it cannot be cancelled."""
 
 
+class UnreadableJob(ValueError):
+    """A stored job this version cannot run; the message is the reason, one line."""
+
+
 @dataclass
 class _Live:
     """A running job's merged progress (lives in the event loop only)."""
@@ -59,11 +66,13 @@ class JobManager:
         metrics: ServiceMetrics,
         *,
         max_trials: int,
+        kinds: Mapping[str, JobKind] = KINDS,
     ) -> None:
         self.store = store
         self.pool = pool
         self.metrics = metrics
         self.max_trials = max_trials
+        self.kinds = kinds
         self._io_thread = ThreadPoolExecutor(1, thread_name_prefix="job-store")
         self._turn = asyncio.Lock()  # FIFO: jobs submit their shards in submission order
         self._tasks: dict[str, asyncio.Task[None]] = {}
@@ -79,7 +88,19 @@ class JobManager:
 
     def validate(self, mapping: Mapping[str, Any]) -> Job:
         """The job a mapping describes; ``SpecError`` names the field that is wrong."""
-        return job_from_mapping(mapping, max_trials=self.max_trials)
+        return job_from_mapping(mapping, max_trials=self.max_trials, kinds=self.kinds)
+
+    def stored_job(self, record: JobRecord) -> Job:
+        """The job a stored record describes; ``UnreadableJob`` says why there is none."""
+        if record.spec is None:
+            raise UnreadableJob(record.spec_problem or "the stored specification is unreadable")
+        try:
+            # Stored jobs were within the bound of the server that took them.
+            return job_from_mapping(record.spec, max_trials=MAX_TRIALS, kinds=self.kinds)
+        except Exception as err:  # SpecError, or a spec this version cannot even read
+            raise UnreadableJob(
+                f"the stored specification is no longer valid: {_one_line(err)}"
+            ) from None
 
     async def submit(self, mapping: Mapping[str, Any]) -> JobRecord:
         job = self.validate(mapping)
@@ -92,16 +113,17 @@ class JobManager:
     async def resume(self) -> tuple[int, int]:
         """Queue every unfinished job found in the store; return (resumed, failed).
 
-        A stored job whose specification no longer validates (a setting this version
-        dropped, say) fails with the reason; it does not keep the others from resuming.
+        A stored job this version cannot run (see :meth:`stored_job`: a specification of
+        another version or not JSON, a kind no longer offered, a setting this version
+        dropped) fails with the reason; it does not keep the others from resuming.
         """
         await self._fill_in_progress()
         resumed = failed = 0
         for record in await self.io(self.store.unfinished):
             try:
-                job = job_from_mapping(record.spec, max_trials=MAX_TRIALS)
-            except Exception as err:  # SpecError, or a spec this version cannot even read
-                reason = f"the stored specification is no longer valid: {_one_line(err)}"
+                job = self.stored_job(record)
+            except UnreadableJob as err:
+                reason = str(err)
                 log.error("job %s failed on resuming: %s", record.id, reason)
                 await self.io(self.store.set_state, record.id, JobState.FAILED, error=reason)
                 failed += 1
@@ -116,7 +138,7 @@ class JobManager:
         """Give jobs stored by schema 1 their progress, rebuilt once from their shards."""
         for record in await self.io(self.store.without_progress):
             try:
-                job = job_from_mapping(record.spec, max_trials=MAX_TRIALS)
+                job = self.stored_job(record)
                 progress = await self._progress_from_shards(record.id, job)
             except Exception as err:  # resume() fails it with the reason if it is unfinished
                 log.error("job %s: cannot rebuild its progress: %s", record.id, _one_line(err))

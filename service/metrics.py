@@ -14,6 +14,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from service.kinds import KINDS
 from service.store import JobState
 
 SHARD_SECONDS_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300)
@@ -28,7 +29,8 @@ class _JobsByState(Collector):
             "cardroom_jobs", "Jobs in the store by kind and state.", labels=["kind", "state"]
         )
         seen = {(kind, state): n for kind, state, n in self._counts()}
-        for kind in sorted({kind for kind, _ in seen} or {"bad_beat"}):
+        # Every kind offered, at zero until it has jobs, and any other kind the store holds.
+        for kind in sorted({kind for kind, _ in seen} | set(KINDS)):
             for state in JobState:
                 family.add_metric([kind, state.value], seen.get((kind, state.value), 0))
         yield family

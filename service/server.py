@@ -26,6 +26,7 @@ from service.api.cardroom.v1 import game_service_pb2_grpc as game_pb_grpc
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.api.cardroom.v1 import job_service_pb2_grpc as pb_grpc
 from service.convert import (
+    ConversionError,
     api_field,
     mapping_to_spec,
     report_to_result,
@@ -34,6 +35,7 @@ from service.convert import (
 )
 from service.games import GameNotFound, all_games, built_in_game, checked_game, text_problem
 from service.jobfile import MAX_TRIALS
+from service.kinds import KINDS
 from service.malformed import MalformedRequests
 from service.manager import JobFinished, JobManager, JobNotFound
 from service.metrics import ServiceMetrics
@@ -46,7 +48,6 @@ from service.store import (
     decode_page_token,
 )
 from simulations.engine.gamefile import GameFileError
-from simulations.models import MODELS
 from simulations.spec import SpecError, echo
 from workers.runner import RayCluster, ShardPool
 
@@ -73,12 +74,16 @@ Context = grpc.aio.ServicerContext  # generic in the request and response messag
 
 
 def job_message(record: JobRecord) -> pb.Job:
-    """A stored job as the API's message: built from its row alone."""
+    """A stored job as the API's message: built from its row alone.
+
+    A stored specification or result this version cannot express (a kind no longer
+    offered, a specification of another version) is left out: the job still reads, with
+    its kind, state, progress counts and error.
+    """
     job = pb.Job(
         id=record.id,
         kind=record.kind,
         state=_STATES[record.state],
-        spec=mapping_to_spec(record.spec),
         error=record.error,
         create_time=timestamp(record.created),
         update_time=timestamp(record.updated),
@@ -89,10 +94,15 @@ def job_message(record: JobRecord) -> pb.Job:
             trials_total=record.trials,
         ),
     )
-    if record.estimate is not None:
-        job.progress.estimate.CopyFrom(report_to_result(record.kind, record.estimate))
-    if record.result is not None:
-        job.result.CopyFrom(report_to_result(record.kind, record.result))
+    with contextlib.suppress(ConversionError):
+        if record.spec is not None:
+            job.spec.CopyFrom(mapping_to_spec(record.spec))
+    with contextlib.suppress(ConversionError):
+        if record.estimate is not None:
+            job.progress.estimate.CopyFrom(report_to_result(record.kind, record.estimate))
+    with contextlib.suppress(ConversionError):
+        if record.result is not None:
+            job.result.CopyFrom(report_to_result(record.kind, record.result))
     return job
 
 
@@ -144,7 +154,8 @@ class JobService(pb_grpc.JobServiceServicer):
         try:
             record = await self.manager.submit(spec_to_mapping(request.spec))
         except SpecError as err:
-            await _invalid(context, f"{api_field(err.field)}: {err.problem}")
+            field = api_field(err.field, request.spec.WhichOneof("kind"))
+            await _invalid(context, f"{field}: {err.problem}")
         return pb.SubmitJobResponse(job=job_message(record))
 
     @_counted
@@ -161,8 +172,8 @@ class JobService(pb_grpc.JobServiceServicer):
             await _invalid(
                 context, f"page_size: must be at most {MAX_PAGE_SIZE}, got {request.page_size}"
             )
-        if request.kind and request.kind not in MODELS:
-            kinds = ", ".join(sorted(MODELS))
+        if request.kind and request.kind not in KINDS:
+            kinds = ", ".join(sorted(KINDS))
             await _invalid(context, f"kind: must be one of {kinds}; got {echo(request.kind)}")
         if request.state != pb.JOB_STATE_UNSPECIFIED and request.state not in _FROM_API_STATE:
             names = ", ".join(pb.JobState.keys())

@@ -9,6 +9,11 @@ the estimate it gives — written in the same transaction as the shard that chan
 So reading a job costs one row whatever its number of shards; the shard rows are read
 only when a job resumes.
 
+Each job's specification is stored with the version of its format, :data:`SPEC_VERSION`.
+A row this version cannot read — a specification of another version, or not JSON — is
+still read, with ``spec`` None and ``spec_problem`` saying why: the server fails that job
+with the reason, and keeps every stored row as it was.
+
 A job moves only along :data:`TRANSITIONS`; a finished job never changes again.  The
 store is not safe for concurrent use: the server calls it from one thread at a time,
 and :class:`DataDirLock` keeps a second server off the same data directory.
@@ -32,7 +37,11 @@ from typing import Any
 
 from simulations.spec import echo
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+# The version of the canonical job mapping (service/jobfile.py: a job file's keys, with the
+# seed and shard size filled in) that create() stores.  Raise it, and teach the reading
+# side to upgrade the older versions, when that format changes incompatibly.
+SPEC_VERSION = 1
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -49,7 +58,8 @@ CREATE TABLE IF NOT EXISTS jobs (
     shards_done INTEGER NOT NULL DEFAULT 0,
     trials_done INTEGER NOT NULL DEFAULT 0,
     tally TEXT,
-    estimate TEXT
+    estimate TEXT,
+    spec_version INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state);
 CREATE TABLE IF NOT EXISTS shards (
@@ -60,13 +70,16 @@ CREATE TABLE IF NOT EXISTS shards (
     PRIMARY KEY (job_id, shard)
 );
 """
-# Columns that version 1 of the schema lacked; a version-1 store gains them on opening,
-# and the server fills them in from the stored shards (see JobStore.without_progress).
-_PROGRESS_COLUMNS = (
+# Columns that earlier schemas lacked; an older store gains them on opening.  Version 1 had
+# no progress columns: the server fills them in from the stored shards (see
+# JobStore.without_progress).  Version 2 had no spec_version: its specifications are all of
+# version 1.
+_ADDED_COLUMNS = (
     ("shards_done", "INTEGER NOT NULL DEFAULT 0"),
     ("trials_done", "INTEGER NOT NULL DEFAULT 0"),
     ("tally", "TEXT"),
     ("estimate", "TEXT"),
+    ("spec_version", "INTEGER NOT NULL DEFAULT 1"),
 )
 MAX_SEQ = 2**63 - 1  # SQLite's largest integer
 
@@ -114,10 +127,13 @@ class StoreError(RuntimeError):
 
 @dataclass(frozen=True)
 class JobRecord:
+    """A stored job.  ``spec`` is None when this version cannot read it; ``spec_problem``
+    then says why (its version, or what is wrong with its text)."""
+
     id: str
     kind: str
     state: JobState
-    spec: dict[str, Any]
+    spec: dict[str, Any] | None
     trials: int
     shards_total: int
     result: dict[str, Any] | None
@@ -128,6 +144,8 @@ class JobRecord:
     trials_done: int
     tally: dict[str, Any] | None
     estimate: dict[str, Any] | None
+    spec_version: int = SPEC_VERSION
+    spec_problem: str = ""
 
 
 @dataclass(frozen=True)
@@ -216,7 +234,7 @@ class JobStore:
             ).fetchone()
             if exists:
                 have = {row["name"] for row in self._db.execute("PRAGMA table_info(jobs)")}
-                for name, declaration in _PROGRESS_COLUMNS:
+                for name, declaration in _ADDED_COLUMNS:
                     if name not in have:
                         self._db.execute(f"ALTER TABLE jobs ADD COLUMN {name} {declaration}")
             for statement in SCHEMA.split(";"):
@@ -246,9 +264,19 @@ class JobStore:
         now = time.time()
         job_id = "job-" + secrets.token_hex(6)
         self._db.execute(
-            "INSERT INTO jobs (id, kind, state, spec, trials, shards_total, created, updated)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (job_id, kind, JobState.QUEUED, json.dumps(spec), trials, shards_total, now, now),
+            "INSERT INTO jobs (id, kind, state, spec, spec_version, trials, shards_total,"
+            " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                job_id,
+                kind,
+                JobState.QUEUED,
+                json.dumps(spec),
+                SPEC_VERSION,
+                trials,
+                shards_total,
+                now,
+                now,
+            ),
         )
         record = self.get(job_id)
         assert record is not None
@@ -408,18 +436,50 @@ def decode_page_token(token: str) -> int:
 
 
 def _json(text: str | None) -> dict[str, Any] | None:
+    """A stored JSON object; None for none, and for text that is not one (a progress tally
+    is then rebuilt from the shards, a result or estimate is not shown)."""
     if text is None:
         return None
-    data: dict[str, Any] = json.loads(text)  # the store writes only JSON objects
-    return data
+    try:
+        data = json.loads(text)  # the store writes only JSON objects
+    except (ValueError, TypeError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _spec(row: sqlite3.Row) -> tuple[dict[str, Any] | None, int, str]:
+    """A row's specification, its version, and why it cannot be read ('' when it can)."""
+    version = row["spec_version"]
+    if not isinstance(version, int) or isinstance(version, bool):
+        return None, 0, f"the stored specification has no readable version ({echo(version)})"
+    if version != SPEC_VERSION:
+        return (
+            None,
+            version,
+            (
+                f"the stored specification is of version {version}; "
+                f"this server reads version {SPEC_VERSION}"
+            ),
+        )
+    try:
+        spec = json.loads(row["spec"])
+    except (ValueError, TypeError, RecursionError) as err:
+        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+        return None, version, f"the stored specification is not JSON ({reason})"
+    if not isinstance(spec, dict):
+        return None, version, "the stored specification is not a JSON object"
+    return spec, version, ""
 
 
 def _record(row: sqlite3.Row) -> JobRecord:
+    spec, spec_version, spec_problem = _spec(row)
     return JobRecord(
         id=row["id"],
         kind=row["kind"],
         state=JobState(row["state"]),
-        spec=json.loads(row["spec"]),
+        spec=spec,
+        spec_version=spec_version,
+        spec_problem=spec_problem,
         trials=int(row["trials"]),
         shards_total=int(row["shards_total"]),
         result=_json(row["result"]),

@@ -131,6 +131,27 @@ class Fields:
             return None
         return self.integer(key, low=low, high=high)
 
+    def integer_range(
+        self, key: str, default: tuple[int, int], *, low: int, high: int
+    ) -> tuple[int, int]:
+        """An integer ``n`` (the range n..n) or ``[first, last]`` (first..last), in low..high;
+        a list of one, ``[n]``, is the integer (as a list crosses the API)."""
+        value = self._get(key, list(default))
+        items = value if isinstance(value, list) else [value]
+        if not 1 <= len(items) <= 2 or any(
+            isinstance(v, bool) or not isinstance(v, int) for v in items
+        ):
+            raise SpecError(
+                self.path(key), f"must be an integer or [first, last], not {echo(value)}"
+            )
+        first, last = items[0], items[-1]
+        for v in (first, last):
+            if not low <= v <= high:
+                raise SpecError(self.path(key), f"must lie in {low}..{high}, got {number(v)}")
+        if first > last:
+            raise SpecError(self.path(key), f"[first, last] must not decrease, got {echo(value)}")
+        return first, last
+
     def boolean(self, key: str, default: bool = _MISSING) -> bool:
         value = self._get(key, default)
         if not isinstance(value, bool):
@@ -154,6 +175,28 @@ class Fields:
             self._read.add(key)
             return None
         return self.string(key)
+
+    def number(self, key: str, default: float = _MISSING) -> float:
+        """A number, integer or not (not a boolean)."""
+        value = self._get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise SpecError(self.path(key), f"must be a number, not {type_name(value)}")
+        if isinstance(value, float) and value != value:
+            raise SpecError(self.path(key), "must be a number, not NaN")
+        return float(value)
+
+    def optional_number(self, key: str) -> float | None:
+        if key not in self._table:
+            self._read.add(key)
+            return None
+        return self.number(key)
+
+    def tables(self, key: str) -> list[Fields]:
+        """An array of tables (``[[key]]`` in TOML), each read as its own :class:`Fields`."""
+        value = self._get(key, [])
+        if not isinstance(value, list):
+            raise SpecError(self.path(key), f"must be a list of tables, not {type_name(value)}")
+        return [Fields(item, f"{self.path(key)}[{i}]") for i, item in enumerate(value)]
 
     def table(self, key: str, *, required: bool = False) -> Fields:
         value = self._get(key, _MISSING if required else {})

@@ -5,6 +5,7 @@ receiving a ...'; simulations/engine/dealer.py, card_phases.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -41,8 +42,15 @@ def _card(text: str) -> Card:
     return parse_cards(text)[0]
 
 
-def _hand(players: int, deck: str, stacks: list[int] | None = None) -> Hand:
-    return Hand(variant("F7S-BASE").game(), stacks or [100] * players, button=0, deck=_deck(deck))
+def _hand(
+    players: int, deck: str, stacks: list[int] | None = None, *, rainout: bool = True
+) -> Hand:
+    """A Baseball hand from a deck order; ``rainout=False`` leaves out the game's kill card
+    (the queen of spades up) for deals about something else that show it."""
+    game = variant("F7S-BASE").game()
+    if not rainout:
+        game = replace(game, kill_cards=None)
+    return Hand(game, stacks or [100] * players, button=0, deck=_deck(deck))
 
 
 def test_a_four_up_is_dealt_an_extra_upcard_at_once() -> None:
@@ -50,13 +58,13 @@ def test_a_four_up_is_dealt_an_extra_upcard_at_once() -> None:
     receiving a [4]'.  Seat 1's 4h up is followed at once by the next card, the 4s, and that
     by the Kc; only then does seat 2 get his upcard.  Seat 2's 4d came down: nothing."""
     # three players, the button on seat 0: the cards go to seats 1, 2, 0
-    hand = _hand(3, "2c 4d 6h  7c 8d Jh  4h 4s Kc  Td  Qs")
-    assert hand.up == [list(parse_cards(text)) for text in ("Qs", "4h 4s Kc", "Td")]
+    hand = _hand(3, "2c 4d 6h  7c 8d Jh  4h 4s Kc  Td  Qh")
+    assert hand.up == [list(parse_cards(text)) for text in ("Qh", "4h 4s Kc", "Td")]
     assert [len(h) for h in hand.hole] == [3, 5, 3]
     dealt = [(e.seat, e.cards, e.extra) for e in hand.events if isinstance(e, HoleDealt)]
     assert (1, tuple(parse_cards("4s Kc")), True) in dealt
     assert (2, tuple(parse_cards("Td")), False) in dealt
-    assert hand.upcards_dealt == list(parse_cards("4h 4s Kc Td Qs"))  # in the order dealt
+    assert hand.upcards_dealt == list(parse_cards("4h 4s Kc Td Qh"))  # in the order dealt
     assert "seat 1 is dealt 4s Kc up, extra upcards" in describe_events(hand.events)
     # the lowest first upcard brings it in: seat 1's 4h (the extras do not count)
     assert hand.legal_actions().bring_in is not None and hand.actor == 1
@@ -147,7 +155,7 @@ def test_extra_upcards_run_eight_players_out_of_cards() -> None:
     dealt again), so seventh street has not even a community card and is not dealt."""
     down = "5c 5d 5h 5s 6c 6d 6h 6s 7c 7d 7h 7s 8c 8d 8h 8s"  # seats 1..7, 0, twice
     up = "4c Ac 4d Ad 4h Ah 4s As Kc Kd Kh Ks"  # seats 1-4: a 4, then at once an ace
-    hand = play_plainly(_hand(8, f"{down} {up}"))
+    hand = play_plainly(_hand(8, f"{down} {up}", rainout=False))  # the Qs comes up
     assert [len(up) for up in hand.up] == [4, 5, 5, 5, 5, 4, 4, 4]
     exhausted = [e for e in hand.events if isinstance(e, Exhausted)]
     assert [(e.street, e.reused_burns, e.community) for e in exhausted] == [

@@ -7,7 +7,11 @@ East Village's pile (Rules 002_376df91f076a6501.txt, '= East Village =': 'The de
 adds cards from the stub until there are a total of 7 donation cards'): its cards are the
 donations and cards never dealt before, and the board comes from it alone.  Baseball's extra
 upcards (Rules 000_1a86611de8d3f5f7.txt, 'being dealt an extra upcard') count toward the
-cards a player ends with."""
+cards a player ends with.  Cards dealt to the centre (Draft: 'one upcard is dealt to the
+center of the table (not to any specific player)'; Auction: 'the first card is dealt to the
+center') are cards never dealt before, and every card a player takes from the centre was
+there; Cowpie's split ('split their hands into a five-card hand and a two-card hand') is of
+the cards the player holds, all of them."""
 
 from __future__ import annotations
 
@@ -23,10 +27,14 @@ from simulations.engine.events import (
     Awarded,
     BoardDealt,
     Burned,
+    CentreDealt,
+    Designated,
     Discarded,
     Donated,
+    Drafted,
     Exhausted,
     Folded,
+    HandSplit,
     HoleDealt,
     OutOfCards,
     Passed,
@@ -57,12 +65,13 @@ def _check_cards(hand: Hand, name: str, seed: int) -> dict[int, int]:
     donated: set[Card] = set()
     pile: set[Card] = set()  # the donation pile's cards not yet on the board
     piled = False
+    centre: set[Card] = set()  # a draft's or auction's cards not yet taken
     for event in hand.events:
         if isinstance(event, BoardDealt) and piled:
             assert set(event.cards) <= pile, (name, seed, "a board card not from the pile")
             pile -= set(event.cards)
             continue
-        if isinstance(event, HoleDealt | BoardDealt):
+        if isinstance(event, HoleDealt | BoardDealt | CentreDealt):
             for card in event.cards:
                 assert card not in gone, (name, seed, "a folded card came back")
                 if card in seen or card in away:
@@ -72,6 +81,18 @@ def _check_cards(hand: Hand, name: str, seed: int) -> dict[int, int]:
                 seen.add(card)
                 if isinstance(event, HoleDealt):
                     held[event.seat].add(card)
+                elif isinstance(event, CentreDealt):
+                    centre.add(card)
+        elif isinstance(event, Drafted | Designated):
+            taker = event.seat if isinstance(event, Drafted) else event.to
+            assert event.card in centre, (name, seed, "a card taken that is not in the centre")
+            assert taker not in folded, (name, seed, "a centre card to a folded player")
+            centre.discard(event.card)
+            held[taker].add(event.card)
+        elif isinstance(event, HandSplit):
+            parts = set(event.five) | set(event.two)
+            assert (len(event.five), len(event.two)) == (5, 2), (name, seed, "not five and two")
+            assert parts == held[event.seat], (name, seed, "a split not of the cards held")
         elif isinstance(event, Burned):
             away.add(event.card)
         elif isinstance(event, Passed):
@@ -100,6 +121,7 @@ def _check_cards(hand: Hand, name: str, seed: int) -> dict[int, int]:
             gone |= held[event.seat]
     every = [c for h in hand.hole for c in h] + list(hand.board) + list(pile)
     assert len(every) == len(set(every)), (name, seed)
+    assert not centre and not hand.centre, (name, seed, "a centre card left untaken")
     # each hand is what the log dealt and passed to it, less what it gave away
     assert [held[s] for s in range(hand.n)] == [set(h) for h in hand.hole], (name, seed)
     return folded

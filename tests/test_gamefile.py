@@ -198,7 +198,7 @@ MISTAKES = [
         "showdown.halves[0].ranking",
         "must be one of 'high', 'ace-to-five low', 'ace-to-six low', 'deuce-to-seven low', "
         "'badugi', 'high spade in the hole', 'low spade in the hole', 'high card', "
-        "'high spade in the hole, queen first'; got 'highest'",
+        "'high spade in the hole, queen first', 'two-card'; got 'highest'",
     ),
     (
         STUD,

@@ -17,6 +17,7 @@ from service.jobfile import job_from_mapping
 from service.manager import JobManager
 from service.metrics import ServiceMetrics
 from service.store import JobState, JobStore, Progress
+from tests import dice_kind
 from tests.test_store import write_schema_1_store
 from workers.job import Job
 from workers.runner import InlineRunner
@@ -256,3 +257,106 @@ def test_shards_stored_without_progress_are_summed_before_the_job_goes_on(
         assert done.result == local_report(SPEC) and done.shards_done == 3
 
     run_manager(path, 2, body)
+
+
+def _insert_row(path: Path, job_id: str, kind: str, spec_text: str, version: int = 1) -> None:
+    """A job row written straight into the store file, as another version might have."""
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "INSERT INTO jobs (id, kind, state, spec, spec_version, trials, shards_total,"
+            " created, updated) VALUES (?, ?, 'running', ?, ?, 30, 3, 1.0, 1.0)",
+            (job_id, kind, spec_text, version),
+        )
+
+
+UNREADABLE = {
+    # id: (kind, stored spec, spec version, the reason the job fails with)
+    "job-00000000000b": ("bad_beat", json.dumps(SPEC), 2, "is of version 2; this server reads"),
+    "job-00000000000c": ("bad_beat", '{"kind": "bad_beat", "han', 1, "is not JSON"),
+    "job-00000000000d": (
+        "sessions",
+        json.dumps({"kind": "sessions", "sessions": 30}),
+        1,
+        "no longer valid: kind: must be one of 'bad_beat', ",
+    ),
+    "job-00000000000e": (
+        "bad_beat",
+        json.dumps({**SPEC, "game": {"seats": 6}}),
+        1,
+        "no longer valid: game.seats: is not a known setting",
+    ),
+}
+
+
+def test_resume_fails_each_stored_job_it_cannot_read_and_runs_the_rest(tmp_path: Path) -> None:
+    """A spec of an unknown version, text that is not JSON, a kind no longer offered and a
+    setting no longer known: each of those jobs fails with its reason, the stored rows stay
+    as they were, and the readable job runs to the result of an uninterrupted run."""
+    from service.server import job_message
+
+    path = tmp_path / "jobs.sqlite3"
+    store = JobStore(path)
+    good = store.create("bad_beat", SPEC, 30, 3)
+    store.close()
+    for job_id, (kind, text, version, _) in UNREADABLE.items():
+        _insert_row(path, job_id, kind, text, version)
+
+    async def body(manager: JobManager, pool: GatedPool) -> None:
+        assert await manager.resume() == (1, len(UNREADABLE))
+        for job_id, (kind, _, _, reason) in UNREADABLE.items():
+            record = await manager.get(job_id)
+            assert record.state is JobState.FAILED and reason in record.error, record.error
+            message = job_message(record)  # still reads over the API, without its spec
+            assert message.kind == kind and reason in message.error
+            assert message.spec.WhichOneof("kind") is None
+        pool.gate.set()
+        done = await finished(manager, good.id)
+        assert done.state is JobState.SUCCEEDED and done.result == local_report(SPEC)
+        assert job_message(done).result.WhichOneof("kind") == "bad_beat"
+
+    run_manager(path, 2, body)
+    with sqlite3.connect(path) as db:
+        kept = dict(db.execute("SELECT id, spec FROM jobs").fetchall())
+    assert {job_id: kept[job_id] for job_id in UNREADABLE} == {
+        job_id: text for job_id, (_, text, _, _) in UNREADABLE.items()
+    }
+
+
+DICE = {"kind": "dice", "sessions": 300, "seed": 8, "shard_size": 100, "table": {"dice": 3}}
+
+
+def test_a_histogram_kind_resumes_from_its_stored_shards(tmp_path: Path) -> None:
+    """A tally of Counts goes through the store as the generic codec writes it: shards 0
+    and 2 stored before a restart, the next start runs shard 1 only, and the result is the
+    one an uninterrupted run gives."""
+    kinds = dice_kind.KINDS
+    job = job_from_mapping(DICE, kinds=kinds)
+    path = tmp_path / "jobs.sqlite3"
+    store = JobStore(path)
+    record = store.create("dice", DICE, 300, 3)
+    store.set_state(record.id, JobState.RUNNING)
+    tally = job.model.empty_tally()
+    for done, index in enumerate((0, 2), start=1):
+        shard = job.run_shard(index)
+        tally = tally.merge(shard)
+        progress = Progress(done, tally.trials, job.tally_to_dict(tally), job.report(tally))
+        store.save_shard(record.id, index, job.tally_to_dict(shard), 0.1, progress)
+    store.close()
+
+    async def main() -> None:
+        store = JobStore(path)
+        pool = GatedPool(2)
+        metrics = ServiceMetrics(CollectorRegistry(), store.counts)
+        manager = JobManager(store, pool, metrics, max_trials=10**9, kinds=kinds)  # type: ignore[arg-type]
+        try:
+            assert await manager.resume() == (1, 0)
+            pool.gate.set()
+            done = await finished(manager, record.id)
+        finally:
+            await manager.close()
+        assert pool.started == [(8, 1)]
+        assert done.state is JobState.SUCCEEDED
+        assert done.result == job.report(InlineRunner().run(job))
+        assert done.tally == job.tally_to_dict(InlineRunner().run(job))
+
+    asyncio.run(main())

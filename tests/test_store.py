@@ -13,6 +13,8 @@ import pytest
 
 from service.store import (
     MAX_SEQ,
+    SCHEMA_VERSION,
+    SPEC_VERSION,
     TRANSITIONS,
     DataDirLock,
     JobState,
@@ -223,4 +225,82 @@ def test_a_schema_1_store_opens_with_its_jobs_and_shards(tmp_path: Path) -> None
     assert store.without_progress() == []
     store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert db.execute("SELECT spec_version FROM jobs").fetchall() == [(1,)]
+
+
+def write_schema_2_store(path: Path) -> None:
+    """A store as schema 2 wrote it (progress columns, no spec_version): one queued job."""
+    write_schema_1_store(path)
+    with sqlite3.connect(path) as db:
+        for column in (
+            "shards_done INTEGER NOT NULL DEFAULT 0",
+            "trials_done INTEGER NOT NULL DEFAULT 0",
+            "tally TEXT",
+            "estimate TEXT",
+        ):
+            db.execute(f"ALTER TABLE jobs ADD COLUMN {column}")
+        db.execute("PRAGMA user_version = 2")
+
+
+def test_a_schema_2_store_gains_spec_versions_and_keeps_its_jobs(tmp_path: Path) -> None:
+    """Specifications stored before they carried a version are of version 1."""
+    path = tmp_path / "jobs.sqlite3"
+    write_schema_2_store(path)
+    store = JobStore(path)
+    record = store.get("job-00000000000a")
+    assert record is not None and record.spec == SPEC and record.spec_version == 1
+    assert record.spec_problem == "" and SPEC_VERSION == 1
+    fresh = store.create("bad_beat", SPEC, 30, 3)
+    assert fresh.spec_version == SPEC_VERSION and fresh.spec == SPEC
+    store.close()
+
+
+def _insert(path: Path, job_id: str, spec_text: str, version: object) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "INSERT INTO jobs (id, kind, state, spec, spec_version, trials, shards_total,"
+            " created, updated) VALUES (?, 'bad_beat', 'queued', ?, ?, 30, 3, 1.0, 1.0)",
+            (job_id, spec_text, version),
+        )
+
+
+@pytest.mark.parametrize(
+    ("spec_text", "version", "problem"),
+    [
+        (json.dumps(SPEC), 2, "is of version 2; this server reads version 1"),
+        (json.dumps(SPEC), "one", "has no readable version ('one')"),
+        ('{"kind": "bad_beat", "hands": 3', 1, "is not JSON (Expecting"),
+        ("[1, 2]", 1, "is not a JSON object"),
+        ("[" * 100_000, 1, "is not JSON"),
+    ],
+)
+def test_a_specification_this_version_cannot_read_is_read_as_a_problem(
+    tmp_path: Path, spec_text: str, version: object, problem: str
+) -> None:
+    """Such a row used to stop every read that met it (a server could not even start):
+    it reads with no spec and the reason, and every other row reads as before."""
+    path = tmp_path / "jobs.sqlite3"
+    store = JobStore(path)
+    good = store.create("bad_beat", SPEC, 30, 3)
+    _insert(path, "job-0000000000bd", spec_text, version)
+    record = store.get("job-0000000000bd")
+    assert record is not None and record.spec is None
+    assert problem in record.spec_problem and len(record.spec_problem) < 200
+    assert [r.id for r in store.unfinished()] == [good.id, "job-0000000000bd"]
+    assert [r.id for r in store.page(size=10)[0]] == ["job-0000000000bd", good.id]
+    store.set_state(record.id, JobState.FAILED, error=record.spec_problem)
+    store.close()
+    with sqlite3.connect(path) as db:  # nothing stored is lost: the text stays as it was
+        stored = db.execute("SELECT spec FROM jobs WHERE id = 'job-0000000000bd'").fetchone()
+    assert stored == (spec_text,)
+
+
+def test_unreadable_progress_and_results_read_as_absent(store: JobStore) -> None:
+    job = store.create("bad_beat", SPEC, 30, 3)
+    store._db.execute(
+        "UPDATE jobs SET tally = '{oops', estimate = '[]', result = 'null' WHERE id = ?",
+        (job.id,),
+    )
+    record = store.get(job.id)
+    assert record is not None and (record.tally, record.estimate, record.result) == (None,) * 3

@@ -113,6 +113,12 @@ STABLE = {
     "FQB": ("fixed-limit", "ace-to-five low"),
     "F7S-CC": ("fixed-limit", "high"),
     "FBITCH": ("fixed-limit", "high / high spade in the hole, queen first"),
+    "F7S-NINE": ("fixed-limit", "high (Number Nine)"),
+    "F7S-NINE-ADD": ("fixed-limit", "high (Number Nine, by addition)"),
+    "F7S-COW": ("fixed-limit", "high / two-card"),
+    "F7S-DRAFT": ("fixed-limit", "high"),
+    "F7S-AUC/8": ("fixed-limit", "high / ace-to-five low, 8 or better"),
+    "F7S-AUC-SB/8": ("fixed-limit", "high / ace-to-five low, 8 or better"),
 }
 
 

@@ -32,6 +32,10 @@ class ActionKind(StrEnum):
     DONATE = "donate"  # give these down cards face down to the board's pile (East Village)
     TWIST = "twist"  # buy a card from the stub in place of this one (none: no twist)
     PAY = "pay"  # match the pot for an upcard that must be paid for (Baseball's 3s)
+    SPLIT = "split"  # name the two cards of one's two-card hand (Cowpie)
+    DRAFT = "draft"  # take this card from the centre (Draft)
+    BID = "bid"  # bid for the auction card (no amount: pass)
+    DESIGNATE = "designate"  # say who takes the card one bought (oneself: keep it)
 
     @property
     def noun(self) -> str:
@@ -45,18 +49,21 @@ _NOUNS = {
     "arrange": "an arrangement",
     "declare": "a declaration",
     "pay": "a payment",
+    "designate": "a designation",
 }
 
 
 @dataclass(frozen=True)
 class Action:
-    """What a player does.  ``total`` is the bet or raise-to amount for the whole round;
-    ``cards`` the cards a draw, discard or exposure names."""
+    """What a player does.  ``total`` is the bet or raise-to amount for the whole round (an
+    auction's bid; none: a pass); ``cards`` the cards a draw, discard or exposure names;
+    ``designee`` the player who takes the card an auction's buyer bought."""
 
     kind: ActionKind
     total: int | None = None
     cards: tuple[Card, ...] = ()
     declaration: Declaration | None = None
+    designee: int | None = None
 
     @classmethod
     def fold(cls) -> Action:
@@ -130,6 +137,26 @@ class Action:
         """Pay what the upcard costs (match the pot); the other choice is to fold."""
         return cls(ActionKind.PAY)
 
+    @classmethod
+    def split(cls, two: Sequence[int]) -> Action:
+        """Split one's cards: ``two`` make the two-card hand, the rest the five-card hand."""
+        return cls(ActionKind.SPLIT, cards=tuple(Card(int(c)) for c in two))
+
+    @classmethod
+    def draft(cls, card: int) -> Action:
+        """Take ``card`` from the centre as one's next upcard."""
+        return cls(ActionKind.DRAFT, cards=(Card(int(card)),))
+
+    @classmethod
+    def bid(cls, amount: int | None = None) -> Action:
+        """Bid ``amount`` for the auction card; no amount: pass."""
+        return cls(ActionKind.BID, total=amount)
+
+    @classmethod
+    def designate(cls, seat: int) -> Action:
+        """Give the card one bought to ``seat`` (one's own seat: keep it)."""
+        return cls(ActionKind.DESIGNATE, designee=seat)
+
 
 @dataclass(frozen=True)
 class CardChoice:
@@ -139,7 +166,12 @@ class CardChoice:
 
     ``price``: the chips a twist or a payment puts into the pot (dead money, not a bet); a
     twist names one of ``cards`` or none.  ``may_fold``: folding is the other answer (a
-    payment, which names no cards: :meth:`Action.pay` or :meth:`Action.fold`)."""
+    payment, which names no cards: :meth:`Action.pay` or :meth:`Action.fold`).
+
+    ``options``: where not every set of ``fewest`` to ``most`` cards may be named, the sets
+    that may (a split's two-card hands).  A draft names one of ``cards``, the centre's.  An
+    auction's card is ``cards``: a bid (:meth:`Action.bid`) is one of ``bids`` (lowest,
+    highest) or none, a pass; its buyer names one of ``seats`` (:meth:`Action.designate`)."""
 
     kind: ActionKind
     cards: tuple[Card, ...]
@@ -148,6 +180,9 @@ class CardChoice:
     most_keeping_ace: int | None = None
     price: int = 0
     may_fold: bool = False
+    options: tuple[tuple[Card, ...], ...] = ()
+    bids: tuple[int, int] | None = None
+    seats: tuple[int, ...] = ()
 
     def action(self, cards: Sequence[int]) -> Action:
         return Action(self.kind, cards=tuple(Card(int(c)) for c in cards))

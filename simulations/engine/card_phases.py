@@ -23,6 +23,9 @@ Three mechanics of the home games live here too, each once:
   an upcard of the rank matches the pot or folds (:meth:`_pay`).  With one upcard a street
   nothing dealt later in the street depends on his answer, so asking once the street's
   cards are out is asking at once.
+
+Cowpie's split is a simultaneous decision too (:mod:`simulations.engine.split_hands` says
+which splits are legal); drafts and auctions are :mod:`simulations.engine.centre_phases`'.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from simulations.engine.events import (
     Event,
     Exposed,
     Folded,
+    HandSplit,
     HoleDealt,
     Paid,
     Passed,
@@ -58,20 +62,24 @@ from simulations.engine.forced import clockwise
 from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.phases import (
     Arrange,
+    Auction,
     Deal,
     Decision,
     Declare,
     Donate,
+    Draft,
     Draw,
     Expose,
     Pass,
     Pay,
     Reveal,
+    Split,
     Twist,
     decision_action,
     simultaneous,
 )
 from simulations.engine.pots import Chips
+from simulations.engine.split_hands import check_split, two_card_hands
 
 
 @trait  # a mixin of Hand: the compiled engine allows one base class besides traits
@@ -104,11 +112,22 @@ class CardPhases:
     _declaring: dict[int, Declaration]  # made and not yet shown
     _arranged: dict[int, list[Card]]  # a roll-out's order, first turned up first
     declared: dict[int, Declaration]
+    split_two: dict[int, tuple[Card, ...]]  # Cowpie: each player's two-card hand
     _owed: list[tuple[int, int]]
     _last_replaced: int
 
     def _advance(self) -> None:
         raise NotImplementedError  # the hand moves on to the next phase
+
+    # Drafts and auctions (simulations.engine.centre_phases.CentrePhases, a kind of this).
+    def _open_centre(self, phase: Draft | Auction) -> None:
+        raise NotImplementedError
+
+    def _centre_choice(self, seat: int, phase: Draft | Auction) -> CardChoice:
+        raise NotImplementedError
+
+    def _centre_decide(self, seat: int, action: Action, phase: Draft | Auction) -> None:
+        raise NotImplementedError
 
     @property
     def pot_total(self) -> int:
@@ -162,10 +181,18 @@ class CardPhases:
                     self._chosen[seat] = (*self._chosen.get(seat, ()), card)
         elif isinstance(phase, Twist):
             self._skip_twisters(phase)
+        elif isinstance(phase, Draft | Auction):
+            self._open_centre(phase)
         self.actor = self._deciding[0] if self._deciding else None
         return self.actor is not None
 
     def _choice(self, seat: int, phase: Decision) -> CardChoice:
+        if isinstance(phase, Draft | Auction):
+            return self._centre_choice(seat, phase)
+        if isinstance(phase, Split):  # any of his cards, but only the legal two-card hands
+            hole = self.hole[seat]
+            hands = two_card_hands(hole, self.up[seat])
+            return CardChoice(ActionKind.SPLIT, tuple(hole), 2, 2, options=hands)
         if isinstance(phase, Twist):
             offered = self._chosen.get(seat, tuple(self.hole[seat]))  # the Tittle: the card bought
             return CardChoice(ActionKind.TWIST, offered, 0, 1, price=phase.price)
@@ -175,7 +202,7 @@ class CardPhases:
 
     def _choice_terms(self, seat: int, phase: Decision) -> ChoiceTerms:
         """What ``seat`` may choose in ``phase`` (:class:`CardChoice`'s fields)."""
-        if isinstance(phase, Declare | Twist | Pay):
+        if isinstance(phase, Declare | Twist | Pay | Split | Draft | Auction):
             raise TypeError(f"{decision_action(phase).noun} has no choice terms")
         kind = decision_action(phase)
         if isinstance(phase, Draw):
@@ -198,8 +225,13 @@ class CardPhases:
         if isinstance(phase, Pay):
             self._pay(seat, action)
             return
+        if isinstance(phase, Draft | Auction):
+            self._centre_decide(seat, action, phase)
+            return
         if isinstance(phase, Declare):
             _check_declaration(action)
+        elif isinstance(phase, Split):
+            check_split(self.hole[seat], self.up[seat], action)
         elif choice is not None:
             check_choice(choice, action, self.game.showdown)
         else:
@@ -280,6 +312,9 @@ class CardPhases:
         if isinstance(phase, Donate):
             self._donate(phase)
             return
+        if isinstance(phase, Split):
+            self._split()
+            return
         if isinstance(phase, Arrange):
             for seat in clockwise(self.button + 1, self.n):
                 if seat in self._chosen:
@@ -298,6 +333,17 @@ class CardPhases:
             else:
                 self.hole[seat] = [c for c in self.hole[seat] if c not in cards]
                 self.events.append(Discarded(seat, cards))
+        self._chosen = {}
+
+    def _split(self) -> None:
+        """Every split at once, shown in the log from the dealer's left (face down at the
+        table until the showdown)."""
+        for seat in clockwise(self.button + 1, self.n):
+            if seat in self._chosen:
+                two = self._chosen[seat]
+                self.split_two[seat] = two
+                five = tuple(c for c in self.hole[seat] if c not in two)
+                self.events.append(HandSplit(seat, five, two))
         self._chosen = {}
 
     def _pass(self, phase: Pass) -> None:

@@ -23,6 +23,8 @@ from pathlib import Path
 COMPILED: tuple[str, ...] = (
     "actions",
     "card_phases",
+    "centre_phases",
+    "deal_end",
     "dealer",
     "decisions",
     "deck_order",
@@ -39,6 +41,7 @@ COMPILED: tuple[str, ...] = (
     "pots",
     "settle",
     "showdown",
+    "split_hands",
 )
 SHARED_LIBRARY = "_native__mypyc"
 ENGINE = Path(__file__).resolve().parent

@@ -50,8 +50,24 @@ from simulations.engine.events import (
     PileMade,
     Reshuffled,
 )
+from simulations.engine.exhaustion_rules import (
+    DRAW_ALL_DISCARDS,
+    DRAW_EARLIER_ROUNDS,
+    DRAW_OTHERS_DISCARDS,
+    discard_returns,
+    must_reshuffle,
+    scrambles_burns,
+    stud_shortfall,
+)
 from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.phases import Deal
+
+# The draw rules as the shared compiled functions take them.
+_DRAW_RULES = {
+    ExhaustionRule.DRAW_OTHERS_DISCARDS: DRAW_OTHERS_DISCARDS,
+    ExhaustionRule.DRAW_EARLIER_ROUNDS: DRAW_EARLIER_ROUNDS,
+    ExhaustionRule.DRAW_ALL_DISCARDS: DRAW_ALL_DISCARDS,
+}
 
 
 @dataclass(frozen=True)
@@ -256,10 +272,9 @@ class Dealer:
             raise AssertionError(f"{phase.street}: the deck ran out of cards")
         if self.game.exhaustion is ExhaustionRule.STUD_WSOP:
             spare = []  # scrambled into the stub already, if they were needed
-        community = needed > stub + len(spare)
-        if community:
-            needed = phase.per_player + phase.board
-        reused = max(0, needed - stub)
+        # The shared rule (simulations.engine.exhaustion_rules), as the kernel applies it.
+        shortfall = stud_shortfall(stub, len(spare), needed, phase.per_player + phase.board)
+        reused, community = int(shortfall[0]), bool(shortfall[1])
         self.events.append(Exhausted(phase.street, stub, reused, community))
 
         def draw() -> Card:
@@ -274,7 +289,7 @@ class Dealer:
     def _count_before_last_street(self, live: int) -> None:
         """The tournament rule: a stub shorter than the live players plus two (a card each,
         the burn and one more) has the burn cards scrambled into it."""
-        if self.deck.remaining >= live + 2 or not self.burns:
+        if not scrambles_burns(self.deck.remaining, live, len(self.burns)):
             return
         self._shuffle_into_stub("before the last street", self.burns)
 
@@ -282,8 +297,12 @@ class Dealer:
 
     def replacement(self, seat: int, draw: int, street: str) -> Card:
         """The next replacement card for ``seat`` in draw number ``draw``."""
-        reserve = 0 if self.game.deals_bottom_card or self.reshuffled else 1
-        if self.deck.remaining <= reserve:
+        # The shared rule (simulations.engine.exhaustion_rules) decides only near the bottom
+        # of the stub: a call into compiled code costs more than the test it saves.
+        remaining = self.deck.remaining
+        if remaining <= 1 and must_reshuffle(
+            remaining, self.game.deals_bottom_card, self.reshuffled
+        ):
             self._reshuffle(seat, draw, street)
         return self.deck.draw()
 
@@ -295,14 +314,8 @@ class Dealer:
         if not rule.for_draw:  # check_deal refused a draw game without a rule
             raise AssertionError(f"{street}: the stub ran out during the draw")
 
-        def allowed(d: Discard) -> bool:
-            if rule is ExhaustionRule.DRAW_ALL_DISCARDS:
-                return True
-            if rule is ExhaustionRule.DRAW_EARLIER_ROUNDS:
-                return d.draw < draw
-            return not (d.draw == draw and d.seat == seat)
-
-        taken = [d for d in self.discards if allowed(d)]
+        code = _DRAW_RULES[rule]
+        taken = [d for d in self.discards if discard_returns(code, d.draw, d.seat, draw, seat)]
         if not (self.deck.remaining or self.burns or taken):
             # Nothing else is left (a tiny deck): the player's own discards are all there is.
             taken = list(self.discards)

@@ -19,7 +19,7 @@ import numpy as np
 from simulations.cards import Card, Rank, ensure_distinct, format_card
 from simulations.decks import Deck
 from simulations.engine.game import DeckSpec, ExhaustionRule, GameDefinition
-from simulations.engine.phases import Bet, Deal, Donate, Draw
+from simulations.engine.phases import Bet, Deal, Donate, Draw, Split
 
 
 def cards_needed(game: GameDefinition, players: int, *, draws: bool = True) -> int:
@@ -83,6 +83,12 @@ def check_deal(game: GameDefinition, players: int, deck_size: int) -> None:
             # 'on the final round', instead of a card to each player, one community card
             # for all of them; an earlier round that cannot be dealt makes no hand.
             needed = phase.per_player + phase.board
+            if any(isinstance(p, Split) for p in game.phases):
+                raise ValueError(
+                    f"the deck holds {deck_size} cards: {players} players of {game.name} would "
+                    f"share a community card on {phase.street}, and a split is of each "
+                    "player's own seven cards"
+                )
             if index != len(deals) - 1 or needed > stub + spare:
                 raise ValueError(
                     f"the deck holds {deck_size} cards: {players} players of {game.name} "

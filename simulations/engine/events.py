@@ -152,6 +152,63 @@ class Paid:
 
 
 @dataclass(frozen=True)
+class HandSplit:
+    """How ``seat`` split his cards (Cowpie): ``five`` the five-card hand, ``two`` the
+    two-card hand (face down until the showdown)."""
+
+    seat: int
+    five: tuple[Card, ...]
+    two: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class CentreDealt:
+    """Cards dealt face up to the centre on ``street``, for the players to take: a draft's,
+    one for each player, or the auction card."""
+
+    street: str
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Drafted:
+    """``seat`` took ``card`` from the centre as his upcard (a draft)."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class Bid:
+    """``seat`` bid ``amount`` for the auction card; None: he passed (and is out of this
+    auction)."""
+
+    seat: int
+    amount: int | None
+
+
+@dataclass(frozen=True)
+class Bought:
+    """``seat`` bought the auction card for ``amount``, paid into the pot as dead money."""
+
+    seat: int
+    card: Card
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True)
+class Designated:
+    """The auction card goes face up to ``to``: given by ``seat``, its buyer (``to`` the
+    same: he kept it), or, ``seat`` -1, to the first player from the dealer's left when
+    nobody bid."""
+
+    seat: int
+    to: int
+    card: Card
+
+
+@dataclass(frozen=True)
 class Declared:
     """What ``seat`` declared he plays for (all at once when the declaration is
     simultaneous)."""
@@ -266,6 +323,12 @@ Event = (
     | PileMade
     | Twisted
     | Paid
+    | HandSplit
+    | CentreDealt
+    | Drafted
+    | Bid
+    | Bought
+    | Designated
     | Declared
     | Arranged
     | PassedOut

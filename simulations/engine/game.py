@@ -49,10 +49,12 @@ from simulations.engine.limits import (
 )
 from simulations.engine.phases import (
     Arrange,
+    Auction,
     Bet,
     Deal,
     Declare,
     Discard,
+    Draft,
     Draw,
     Expose,
     FirstToAct,
@@ -60,6 +62,8 @@ from simulations.engine.phases import (
     Pass,
     Phase,
     Reveal,
+    Split,
+    cards_held,
 )
 from simulations.engine.pots import OddChipRule
 from simulations.engine.showdown import (
@@ -139,6 +143,7 @@ class GameDefinition:
                 f"players run from 2 up: min {self.min_players}, max {self.max_players}"
             )
         self._check_phases()
+        self._check_taken_deals()
         self._check_acting_order()
         self._check_deck()
         if self.switch is not None and not any(
@@ -243,6 +248,48 @@ class GameDefinition:
         if self.exhaustion.for_stud and (draws or board):
             raise ValueError(f"exhaustion: {self.exhaustion} is a rule for stud games")
 
+    def _check_taken_deals(self) -> None:
+        """Drafts and auctions (never the last deal, where a deck run out deals a community
+        card; a draft reads the hands showing) and Cowpie's split (once, after the last deal,
+        of seven cards each; its showdown ranks the two parts)."""
+        phases = self.phases
+        last = max(i for i, p in enumerate(phases) if isinstance(p, Deal))
+        for index, phase in enumerate(phases):
+            if not isinstance(phase, Draft | Auction):
+                continue
+            what = "a draft" if isinstance(phase, Draft) else "an auction"
+            if index == last:
+                raise ValueError(f"phases[{index}]: {what} is not the hand's last deal")
+            if isinstance(phase, Draft):
+                if self.acting_order is ActingOrder.POSITION:
+                    raise ValueError(
+                        f"phases[{index}]: a draft's order of choosing reads the hands showing: "
+                        "the game needs a showing acting order"
+                    )
+                if not any(isinstance(p, Deal) and p.up for p in phases[:index]):
+                    raise ValueError(f"phases[{index}]: a draft needs upcards showing before it")
+        splits = [i for i, p in enumerate(phases) if isinstance(p, Split)]
+        if self.showdown.parts and not splits:
+            raise ValueError(
+                "showdown: a two-card half ranks a hand split in two: add a split phase"
+            )
+        if not splits:
+            return
+        index = splits[0]
+        if len(splits) > 1:
+            raise ValueError(f"phases[{splits[1]}]: a hand is split once")
+        if not self.showdown.parts:
+            raise ValueError(
+                f"phases[{index}]: a split needs a showdown of a high half and a two-card half"
+            )
+        if index < last or cards_held(phases[:index]) != (7, 0):
+            raise ValueError(
+                f"phases[{index}]: a split comes after the last deal, of seven cards a player "
+                "and no board"
+            )
+        if self.showdown.halves[0].system is not None or self.showdown.halves[0].board is not None:
+            raise ValueError(f"phases[{index}]: a split's five-card hand is a standard high hand")
+
     def _check_bet(self, index: int, phase: Bet, before: int, held: int) -> None:
         """A bet phase's options must be ones the hand can play."""
         if phase.first is FirstToAct.FIRST_ROUND_OPENER and before == 0:
@@ -302,6 +349,7 @@ class GameDefinition:
                 HandRanking.DEUCE_TO_SEVEN_LOW,
                 HandRanking.ACE_TO_SIX_LOW,
                 HandRanking.BADUGI,
+                HandRanking.TWO_CARD,
             ):
                 # The joker as the bug is defined for ace-to-five low only (California
                 # lowball); these rankings have no rule for it.
@@ -324,6 +372,11 @@ class GameDefinition:
                         "hands (showdown halves' system)"
                     )
                 continue
+            if system.adds_to and (self.selection is None or not self.selection.plays_any_five):
+                raise ValueError(
+                    f"showdown.halves[{index}]: wild cards made by addition play any five of "
+                    "the cards"
+                )
             if system.ranks != self.deck.ranks:
                 raise ValueError(
                     f"showdown: the ranking system {system.name!r} is for ranks "

@@ -80,7 +80,8 @@ How many hole and board cards there are is not written: the phases say it.  Each
 
     ranking = "high"           # high | ace-to-five low | ace-to-six low |
                                # deuce-to-seven low | badugi | high card (one card) |
-                               # high spade in the hole (also: low ..., ..., queen first)
+                               # high spade in the hole (also: low ..., ..., queen first) |
+                               # two-card (a second half: Cowpie's two-card hand)
     qualifier = "eight-or-better"   # a split's ace-to-five low half: eight- or nine-or-better
     dealt_wild = "follow-the-queen" # a high half: ranks the deal makes wild, on top of any
                                     # wild_ranks: follow-the-queen | low-hole-card |
@@ -100,6 +101,7 @@ come from the deck)::
     wild_ranks = "2"           # ranks wild in every hand, as deck.ranks writes them
     wild_cards = "Js Jh"       # single wild cards
     double_ace_flush = false
+    adds_to = 9                # two number cards (ace 1) adding up to it make a wild card
     jokers_face_up = "bug"     # a joker face up plays otherwise (Mexican stud's bug)
     name = "Manila"            # the system's name in listings; default: the game's name
 
@@ -145,6 +147,13 @@ in a ``[[phases]]`` table) or a table naming its kind and street::
     { deal = "fourth street", up = 1, extra_up = "4" }  # a 4 dealt up: another upcard
     { pay = "fourth street", rank = "3" }       # after that deal: a 3 dealt up matches
                                                 # the pot or folds (Baseball)
+    { split = "split" }                         # each player splits his seven cards into
+                                                # a five-card and a two-card hand (Cowpie)
+    { draft = "fourth street", burn = true }    # one upcard a player to the centre, taken
+                                                # worst hand showing first (Draft)
+    { auction = "fourth street", burn = true, minimum = 1, sealed = false }
+                                                # the first upcard auctioned, the others
+                                                # dealt (Auction); down = N cards first
 
 ``[house]`` — house options, each with its default::
 

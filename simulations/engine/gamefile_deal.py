@@ -12,6 +12,16 @@ The home games' deals (:mod:`simulations.engine.phases`) are written::
                                                 # is dealt another upcard at once
     { pay = "third street", rank = "3" }        # right after that deal: a 3 dealt up
                                                 # matches the pot or folds
+    { split = "split" }                         # Cowpie: each player splits his seven
+                                                # cards, five and two (the showdown's
+                                                # halves: high, then "two-card")
+    { draft = "fourth street", burn = true }    # Draft: one upcard a player to the centre,
+                                                # taken from the worst hand showing first
+    { auction = "fourth street", burn = true, minimum = 1, sealed = false, down = 0 }
+                                                # Auction: the first upcard to the centre,
+                                                # bid for (open bids topping the last by
+                                                # minimum or more; sealed: one bid each);
+                                                # down: cards dealt each player first
 """
 
 from __future__ import annotations
@@ -32,11 +42,13 @@ from simulations.engine.gamefile_read import (
 )
 from simulations.engine.phases import (
     Arrange,
+    Auction,
     Bet,
     Deal,
     Declare,
     Discard,
     Donate,
+    Draft,
     Draw,
     Expose,
     FirstToAct,
@@ -47,6 +59,7 @@ from simulations.engine.phases import (
     Phase,
     PhaseKind,
     Reveal,
+    Split,
     Twist,
 )
 from simulations.spec import echo
@@ -98,7 +111,7 @@ def _check_home_deals(phases: tuple[Phase, ...]) -> None:
             pile = phase.pile
         elif isinstance(phase, Pay):
             before = phases[index - 1] if index else None
-            if not isinstance(before, Deal) or not before.up:
+            if not isinstance(before, Deal) or not before.up or isinstance(before, Draft | Auction):
                 raise Invalid(
                     where, "a payment comes right after the deal of the upcards it is for"
                 )
@@ -142,6 +155,18 @@ def _phase(item: object, path: str) -> Phase:
             phase = Twist(street, price, table.boolean("again", False))
         elif kind is PhaseKind.PAY:
             phase = Pay(street, _one_rank(table, "rank"))
+        elif kind is PhaseKind.SPLIT:
+            phase = Split(street)
+        elif kind is PhaseKind.DRAFT:
+            phase = Draft(street, burn=table.boolean("burn", False))
+        elif kind is PhaseKind.AUCTION:
+            phase = Auction(
+                street,
+                down=table.integer("down", 0, 0, MAX_CARDS),
+                burn=table.boolean("burn", False),
+                minimum=table.integer("minimum", 1, 1, MAX_CHIPS),
+                sealed=table.boolean("sealed", False),
+            )
         elif kind is PhaseKind.DRAW:
             most = table.integer("most", 5, 0, MAX_CARDS)
             keeping_ace = table.optional_integer("most_keeping_ace", most + 1, MAX_CARDS)

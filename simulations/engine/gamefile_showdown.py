@@ -21,6 +21,19 @@ top unless it is listed::
              "straight flush"]
 
 A ``ranking = "high card"`` half plays a hand of one card, the highest winning (Indian poker).
+
+A ``ranking = "two-card"`` second half, after a high half, is Cowpie's: each player splits his
+seven cards in a ``split`` phase, the high half ranking his five-card hand and this one his
+two-card hand (a pair above any high card; no straights or flushes)::
+
+    halves = [{ ranking = "high" }, { ranking = "two-card" }]
+
+A high half's ``adds_to`` makes wild cards by addition (Number Nine: "any two number cards
+that add up to 9 may make one wild card, at the player's option. Aces count as 1"): two
+number cards (ace 1 to ten 10) adding up to it may play as one wild card; with
+``use = "any"`` only::
+
+    halves = [{ ranking = "high", wild_ranks = "9", adds_to = 9, name = "Number Nine" }]
 """
 
 from __future__ import annotations
@@ -43,6 +56,7 @@ from simulations.engine.gamefile_read import (
 )
 from simulations.engine.showdown import Half, HandRanking, Showdown
 from simulations.engine.wild_rules import DealtWild
+from simulations.evaluators.addition import HIGHEST_TOTAL, LOWEST_TOTAL
 from simulations.evaluators.lowball import Qualifier
 from simulations.evaluators.selection import (
     FIVE_CARD_OMAHA,
@@ -100,14 +114,24 @@ def read_showdown(
     if by_board and halves[0].board == halves[1].board:
         raise Invalid(where, "the two halves of a split by board play different boards")
     second = halves[-1]
+    two_card = second.ranking is HandRanking.TWO_CARD
     if (
         len(halves) == 2
         and not by_board
-        and (halves[0].ranking is not HandRanking.HIGH or not (second.is_low or second.is_spade))
+        and (
+            halves[0].ranking is not HandRanking.HIGH
+            or not (second.is_low or second.is_spade or two_card)
+        )
     ):
         raise Invalid(
             where,
-            "a split pot is a high half, then a low half or a spade in the hole (or one per board)",
+            "a split pot is a high half, then a low half or a spade in the hole, or a two-card "
+            "hand (or one per board)",
+        )
+    if halves[0].ranking is HandRanking.TWO_CARD:
+        raise Invalid(
+            f"{where}[0].ranking",
+            "a two-card hand is the second half of a hand split in two, after a high half",
         )
     if len(halves) == 1 and second.is_spade:
         raise Invalid(f"{where}[0].ranking", "a spade in the hole takes half a pot, after a high")
@@ -128,6 +152,13 @@ def read_showdown(
     selection = _selection(use, held, board, _boards(boards, board), size)
     if any(h.ranking is HandRanking.BADUGI for h in showdown.halves) != (selection is None):
         raise Invalid("showdown.use", "a badugi half plays the hand 'whole', and only it does")
+    for i, half in enumerate(halves):
+        adds = half.system is not None and half.system.adds_to
+        if adds and (selection is None or caps or not selection.plays_any_five):
+            raise Invalid(
+                f"{where}[{i}].adds_to",
+                "wild cards made by addition play any five of the cards: use = 'any', no restrict",
+            )
     if caps:
         if selection is None:
             raise Invalid("showdown.restrict", "a hand played whole uses every card")
@@ -279,6 +310,7 @@ _SYSTEM_KEYS = (
     "wild_ranks",
     "wild_cards",
     "double_ace_flush",
+    "adds_to",
     "name",
 )
 
@@ -393,6 +425,11 @@ def _system(
         if any(card >= FIRST_JOKER or Rank(card >> 2) not in deck.ranks for card in wild_cards):
             raise Invalid(where, "names a card the deck does not hold (jokers go in 'jokers')")
     double_ace = table.boolean("double_ace_flush", False)
+    adds_to = table.integer("adds_to", 0, LOWEST_TOTAL, HIGHEST_TOTAL)
+    if adds_to and deck.jokers:
+        raise Invalid(
+            table.at("adds_to"), "wild cards made by addition are not defined with jokers"
+        )
     name = table.string("name", game_name)
     needed = needed or bool(
         not deck.standard
@@ -401,6 +438,7 @@ def _system(
         or wild_ranks
         or wild_cards
         or double_ace
+        or adds_to
     )
     if not needed:
         if table.has("name"):
@@ -417,6 +455,7 @@ def _system(
             wild_ranks=wild_ranks,
             wild_cards=wild_cards,
             double_ace_flush=double_ace,
+            adds_to=adds_to,
         )
     except ValueError as err:
         raise Invalid(table.path, str(err)) from None

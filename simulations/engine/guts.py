@@ -69,12 +69,18 @@ from simulations.engine.guts_game import (
     ViciousPayers,
     WorstHandPays,
 )
+from simulations.engine.guts_rules import MATCH, NO_CAP, VICIOUS, WORST_HAND_DOUBLES, over_cap, owed
 from simulations.engine.pots import clockwise_from_button, split
 from simulations.spec import echo
 
 __all__ = ["MAX_POT", "GutsDecision", "GutsGame", "GutsLegal", "GutsSession", "IllegalAction"]
 
 _PACK = Deck.standard()
+_POT_RULES = {
+    PotRule.MATCH: MATCH,
+    PotRule.WORST_HAND_DOUBLES: WORST_HAND_DOUBLES,
+    PotRule.VICIOUS: VICIOUS,
+}
 # The most chips a session lets the pot and the set-aside reach: past it the session stops.
 # Any pot up to it, times the most players, still splits in 64-bit chips.
 MAX_POT = 10**15
@@ -407,48 +413,34 @@ class GutsSession:
         winners = [s for s in ins if values[s] == best]
         losers = [s for s in ins if values[s] != best]
         pot = self.pot
-        rule = self.game.pot_rule
-        if rule is PotRule.VICIOUS:
-            payers = self._vicious_payers(ins, losers)
+        if self.game.pot_rule is PotRule.VICIOUS:
             self.events.append(NobodyWon(NobodyWonReason.VICIOUS, pot))
-            self._pay(dict.fromkeys(payers, pot))
+            self._pay(self._owed(ins, values, pot))
             self._next_deal()
             return
         if not losers:  # every player in tied for the best hand: a winner and no loser
             self._end(winners)
             return
         self._take(pot, winners)
-        if rule is PotRule.MATCH:
-            self._pay(self._matches(losers, pot))
-        else:
-            self._pay(self._worst_hand_doubles(losers, values, pot))
+        self._pay(self._owed(losers, values, pot))
         self._next_deal()
 
-    def _matches(self, losers: list[int], pot: int) -> dict[int, int]:
-        """Rules 000_1a86611de8d3f5f7.txt, 'Guts': "all other players who stayed in must
-        match the pot to form the next pot. For example, if the pot is $5 and three people
-        stay in, then one player will receive the $5 pot and two players will be forced to
-        add $5 each to the next pot"."""
-        return dict.fromkeys(losers, pot)
-
-    def _worst_hand_doubles(
-        self, losers: list[int], values: dict[int, int], pot: int
-    ) -> dict[int, int]:
-        """Rules 000_1a86611de8d3f5f7.txt, 'Guts': "only the single player with the worst
-        hand (who stayed in) must add to the pot, but they must double the pot rather than
-        match it": he pays twice the pot (the next pot is double the one just won), or the
-        pot's amount under the other reading.  Players tied for the worst hand each pay."""
-        worst = min(values[s] for s in losers)
-        times = 2 if self.game.worst_hand_pays is WorstHandPays.TWICE_THE_POT else 1
-        return {s: pot * times for s in losers if values[s] == worst}
-
-    def _vicious_payers(self, ins: list[int], losers: list[int]) -> list[int]:
-        """Rules 000_1a86611de8d3f5f7.txt, 'Guts': "nobody wins the pot unless nobody else
-        stays in": the pot stays, and the players in who do not hold the best hand match it
-        (or, under the other reading, every player in does)."""
-        if self.game.vicious_payers is ViciousPayers.EVERY_PLAYER_IN:
-            return ins
-        return losers
+    def _owed(self, payers: list[int], values: dict[int, int], pot: int) -> dict[int, int]:
+        """What each of ``payers`` pays into the next pot under the game's pot rule
+        (:func:`simulations.engine.guts_rules.owed`): every loser matches the pot ("if the pot
+        is $5 and three people stay in, then one player will receive the $5 pot and two
+        players will be forced to add $5 each to the next pot"); the worst hand alone pays,
+        twice the pot or the pot, players tied for it each paying; the vicious rule's losers,
+        or every player in, match the pot that nobody took."""
+        game = self.game
+        rule = _POT_RULES[game.pot_rule]
+        twice = game.worst_hand_pays is WorstHandPays.TWICE_THE_POT
+        every = game.vicious_payers is ViciousPayers.EVERY_PLAYER_IN
+        best, worst = max(values.values()), min(values.values())
+        payments = {
+            s: owed(rule, pot, values[s] == best, values[s] == worst, twice, every) for s in payers
+        }
+        return {s: chips for s, chips in payments.items() if chips}
 
     # --- chips --------------------------------------------------------------------------
 
@@ -475,11 +467,11 @@ class GutsSession:
         growing pots is to cap them ... each loser would pay $40, but the pot would now be
         at $50 and the extra $30 would be set aside as the ante": what would take the pot
         past the cap is set aside."""
-        self.pot += amount
         cap = self.game.cap
-        if cap is not None and self.pot > cap:
-            excess = self.pot - cap
-            self.pot = cap
+        excess = over_cap(self.pot, amount, NO_CAP if cap is None else cap)
+        self.pot += amount - excess
+        if excess:
+            assert cap is not None
             self.set_aside += excess
             self.events.append(SetAsideOverCap(excess, cap))
 
@@ -513,14 +505,17 @@ class GutsSession:
 def _checked_deck(order: Sequence[int], index: int, needed: int) -> tuple[Card, ...]:
     """A given deck order: distinct cards of the 52-card pack, at least ``needed`` of them."""
     cards: list[Card] = []
+    seen: set[int] = set()
     for card in order:
         if isinstance(card, bool) or not isinstance(card, int | np.integer):
             raise ValueError(f"decks[{index}]: {echo(card)} is not a card code")
-        if not 0 <= int(card) < STANDARD_CARD_COUNT:
+        code = int(card)
+        if not 0 <= code < STANDARD_CARD_COUNT:
             raise ValueError(f"decks[{index}]: {echo(card)} is not a card of the 52-card pack")
-        if Card(int(card)) in cards:
-            raise ValueError(f"decks[{index}]: {format_card(int(card))} is given twice")
-        cards.append(Card(int(card)))
+        if code in seen:
+            raise ValueError(f"decks[{index}]: {format_card(code)} is given twice")
+        seen.add(code)
+        cards.append(Card(code))
     if len(cards) < needed:
         raise ValueError(f"decks[{index}]: {len(cards)} cards; a deal may need {needed}")
     return tuple(cards)

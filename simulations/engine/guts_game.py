@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
 from simulations.cards import STANDARD_CARD_COUNT, parse_cards
 from simulations.engine.pots import OddChipRule
@@ -217,9 +218,7 @@ class GutsGame:
 
     def ranking(self, cards: Sequence[int]) -> Ranking:
         """The hand ``cards`` (a whole hand) makes under the game's ranking."""
-        if self.cards == 3:
-            return evaluate_three_card(cards, order=self.order)
-        return evaluate_two_card(cards, straights_and_flushes=self.straights_and_flushes)
+        return _ranking(self.cards, self.order, self.straights_and_flushes, tuple(sorted(cards)))
 
     def pair_or_better(self, cards: Sequence[int]) -> bool:
         """Rules 000_1a86611de8d3f5f7.txt, 'Guts': "the dealer must have a pair or better":
@@ -232,3 +231,14 @@ class GutsGame:
             return "none"
         times = f" ({self.cap // self.ante}× the ante)" if self.cap % self.ante == 0 else ""
         return f"{self.cap}{times}"
+
+
+@cache
+def _ranking(
+    size: int, order: ThreeCardOrder, straights_and_flushes: bool, cards: tuple[int, ...]
+) -> Ranking:
+    """A hand's ranking, worked out once per hand (the card order does not change it): a
+    session of guts shows down the same few thousand hands again and again."""
+    if size == 3:
+        return evaluate_three_card(cards, order=order)
+    return evaluate_two_card(cards, straights_and_flushes=straights_and_flushes)

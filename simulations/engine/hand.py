@@ -19,14 +19,14 @@ the best hand showing (:mod:`simulations.engine.forced`); the pots are settled b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
 
 from simulations.cards import Card, format_card
 from simulations.engine.actions import Action, ActionKind, IllegalAction, LegalActions
-from simulations.engine.card_phases import CardPhases
+from simulations.engine.centre_phases import CentrePhases
+from simulations.engine.deal_end import DealEnding
 from simulations.engine.dealer import Dealer
 from simulations.engine.deck_order import DeckOrder
 from simulations.engine.declare import Declaration
@@ -36,11 +36,8 @@ from simulations.engine.events import (
     Checked,
     Event,
     Folded,
-    Killed,
-    PassedOut,
     Posted,
     PostKind,
-    Switched,
 )
 from simulations.engine.forced import (
     BlindSeats,
@@ -62,10 +59,12 @@ from simulations.engine.limits import (
 )
 from simulations.engine.openers import holds_openers
 from simulations.engine.phases import (
+    Auction,
     Bet,
     Deal,
     Decision,
     Declare,
+    Draft,
     FirstToAct,
     IfPassed,
     Reveal,
@@ -73,13 +72,12 @@ from simulations.engine.phases import (
 from simulations.engine.posting import ForcedPosting
 from simulations.engine.pots import Chips, Pot
 from simulations.engine.reopening import still_closed
-from simulations.engine.settle import gather_pots
 from simulations.evaluators.lowball import Lowball
 
 __all__ = ["Action", "ActionKind", "BlindSeats", "Hand", "IllegalAction", "LegalActions", "Post"]
 
 
-class Hand(ForcedPosting, CardPhases, HandShowdown):
+class Hand(ForcedPosting, CentrePhases, HandShowdown, DealEnding):
     """A hand of ``game`` between the seats of ``stacks``, the button at seat ``button``.
 
     The blinds go to the seats after the button unless ``blind_seats`` places them (a button
@@ -163,6 +161,11 @@ class Hand(ForcedPosting, CardPhases, HandShowdown):
         self._declaring: dict[int, Declaration] = {}  # declarations made, not yet shown
         self.declared: dict[int, Declaration] = {}  # high-low declare: what each declared
         self._arranged: dict[int, list[Card]] = {}  # a roll-out's order of each hand
+        self.split_two: dict[int, tuple[Card, ...]] = {}  # Cowpie: each two-card hand
+        self.centre: list[Card] = []  # a draft's or auction's cards, face up, not yet taken
+        self._high_bid: tuple[int, int] | None = None  # an open auction's (seat, bid)
+        self._sealed_bids: dict[int, int] = {}
+        self._buyer = -1  # an auction's buyer, to say who takes the card
         self._owed: list[tuple[int, int]] = []  # (seat, cards): replacements held back
         self._last_replaced = -1  # who was dealt the last replacement card
         self.actor: int | None = None
@@ -402,7 +405,10 @@ class Hand(ForcedPosting, CardPhases, HandShowdown):
             self.phase += 1
             self._decision = None
             phase = phases[self.phase]
-            if isinstance(phase, Deal):
+            if isinstance(phase, Draft | Auction):  # deals the players take part in
+                if self._open_decision(phase) or self._kill_card_seen():
+                    return
+            elif isinstance(phase, Deal):
                 self._deal(phase)
                 if self._kill_card_seen():
                     return
@@ -419,67 +425,6 @@ class Hand(ForcedPosting, CardPhases, HandShowdown):
                     return
             elif self._open_decision(phase):
                 return
-
-    def _pass_out(self, kill: tuple[Card, int] | None) -> None:
-        """End the deal with no winner, its pot kept for the next deal: no one opened (Rules
-        000_1a86611de8d3f5f7.txt, 'Gardena jackpots': 'If no player opens, a new deal begins
-        and everyone antes again into the same pot'), or ``kill``, a kill card and the seat
-        it was dealt to (-1: the board), appeared face up ('Chernobyl Cowboy': 'All bets
-        remain in the pot and the game begins again with a new ante and a new deal')."""
-        _, self.carried_pots = gather_pots(
-            self.contributed, self.dead, self.folded, self.carried_in
-        )  # every round is complete here: nothing is uncalled
-        self.carried = self.pot_total
-        if kill is None:
-            self.events.append(PassedOut(self.carried))
-        else:
-            self.killed_by = kill[0]
-            self.events.append(Killed(kill[0], kill[1], self.carried))
-        self.actor = None
-        self.finished = True
-
-    def _kill_card_seen(self) -> bool:
-        """Whether a kill card of the game has appeared face up since the last look; if so
-        the deal is dead (:class:`~simulations.engine.deal_rules.KillCards`)."""
-        kill = self.game.kill_cards
-        if kill is None or self.finished:
-            return False
-        seen = self._face_up_seen
-        shown = [(card, -2) for card in self.upcards_dealt[seen:]]
-        shown.extend((card, -1) for card in self.board[self._board_seen :])
-        self._face_up_seen = len(self.upcards_dealt)
-        self._board_seen = len(self.board)
-        for card, seat in shown:
-            if card in kill.cards:
-                if seat == -2:
-                    seat = next(s for s in range(self.n) if card in self.up[s])
-                self._pass_out((card, seat))
-                return True
-        return False
-
-    def _switch(self) -> None:
-        """No one opened a round marked ``if_passed = "switch"``: the deal goes on as the
-        game's other game and the round is played again, anyone free to open (Rules
-        000_1a86611de8d3f5f7.txt, 'Johnson': 'the player to the dealer's left may now open
-        if he chooses, but the game has switched to California lowball')."""
-        switch = self.game.switch
-        assert switch is not None  # checked with the game
-        done = self._bet_phase()
-        again = Bet(first=done.first, if_passed=IfPassed.REDEAL)
-        phases = list(self.game.phases)
-        phases[self.phase] = again
-        self.game = replace(
-            self.game,
-            name=switch.name,
-            phases=tuple(phases),
-            showdown=switch.showdown,
-            switch=None,
-        )
-        self.events.append(Switched(switch.name))
-        self.phase -= 1  # the round again, as the first betting round
-        self._rounds_begun -= 1
-        self._acted = set()
-        self._acted_at = [0] * self.n
 
     def _bet_phase(self) -> Bet:
         phase = self.game.phases[self.phase]

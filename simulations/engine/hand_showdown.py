@@ -39,6 +39,7 @@ class HandShowdown:
     folded: list[bool]
     carried_in: tuple[Pot, ...]
     declared: dict[int, Declaration]
+    split_two: dict[int, tuple[Card, ...]]
     pots: tuple[Pot, ...]
     rake: int
     jackpot_drop: int
@@ -57,9 +58,16 @@ class HandShowdown:
             down: list[list[Card]] = []
             if showdown.reads_down_cards:  # a spade in the hole, a low hole card wild
                 down = [[c for c in self.hole[s] if c not in self.up[s]] for s in live]
-            every = showdown.rank_players(
-                self.game.selection, holes, self.board, jokers_up, self._dealt_wild(down), down
-            )
+            if showdown.parts:  # Cowpie: each player's five-card and two-card hands
+                twos = [self.split_two[s] for s in live]
+                fives = [
+                    [c for c in hole if c not in two] for hole, two in zip(holes, twos, strict=True)
+                ]
+                every = showdown.rank_parts(fives, twos)
+            else:
+                every = showdown.rank_players(
+                    self.game.selection, holes, self.board, jokers_up, self._dealt_wild(down), down
+                )
             for s, ranked in zip(live, every, strict=True):
                 values[s] = tuple(None if r is None else r.value for r in ranked)
                 shown[s] = " / ".join(

@@ -5,22 +5,28 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from simulations.cards import format_card, format_cards
-from simulations.engine.actions import Action, LegalActions
+from simulations.engine.actions import Action, ActionKind, CardChoice, LegalActions
 from simulations.engine.events import (
     Arranged,
     Awarded,
     BetOrRaised,
+    Bid,
     BoardDealt,
+    Bought,
     Burned,
     Called,
+    CentreDealt,
     Checked,
     Declared,
+    Designated,
     Discarded,
     Donated,
+    Drafted,
     Event,
     Exhausted,
     Exposed,
     Folded,
+    HandSplit,
     HoleDealt,
     Killed,
     OutOfCards,
@@ -37,7 +43,7 @@ from simulations.engine.events import (
     Twisted,
 )
 from simulations.engine.hand import Hand
-from simulations.engine.phases import Bet, IfPassed
+from simulations.engine.phases import Auction, Bet, IfPassed
 
 
 def describe_event(event: Event) -> str:
@@ -96,6 +102,28 @@ def describe_event(event: Event) -> str:
             return f"seat {seat} turns up {format_cards(cards)}"
         case Passed(seat, to, cards):
             return f"seat {seat} passes {format_cards(cards)} to seat {to}"
+        case HandSplit(seat, five, two):
+            return (
+                f"seat {seat} splits his cards: {format_cards(five)} and {format_cards(two)}, "
+                "face down"
+            )
+        case CentreDealt(street, cards):
+            return f"{street}: {format_cards(cards)} face up in the centre"
+        case Drafted(seat, card):
+            return f"seat {seat} takes {format_card(card)} from the centre"
+        case Bid(seat, amount):
+            return f"seat {seat} passes" if amount is None else f"seat {seat} bids {amount}"
+        case Bought(seat, card, amount, is_all_in):
+            return (
+                f"seat {seat} buys {format_card(card)} for {amount}, into the pot"
+                f"{all_in if is_all_in else ''}"
+            )
+        case Designated(seat, to, card):
+            if seat < 0:
+                return f"no bid: {format_card(card)} goes to seat {to}"
+            if seat == to:
+                return f"seat {seat} keeps {format_card(card)}"
+            return f"seat {seat} gives {format_card(card)} to seat {to}"
         case Declared(seat, declaration):
             return f"seat {seat} declares {declaration.value}"
         case Arranged(seat, cards):
@@ -137,13 +165,15 @@ def describe_events(events: Iterable[Event]) -> list[str]:
 def play_plainly(hand: Hand) -> Hand:
     """Play ``hand`` to its end with a plain policy — pay the bring-in, check when free, call
     otherwise, stand pat, discard, expose, pass or donate the first cards asked for, buy no
-    twist, match the pot for an upcard that costs it, declare high — so that every card
-    the game deals is dealt and shown down (a choice's fewest cards: none for a twist, and
-    a payment names none, so its action pays)."""
+    twist, match the pot for an upcard that costs it, declare high, split off the first
+    legal two-card hand, draft the first card in the centre, open an auction with the least
+    bid and pass after one, keep the card bought — so that every card the game deals is
+    dealt and shown down (a choice's fewest cards: none for a twist, and a payment names
+    none, so its action pays)."""
     while not hand.finished:
         legal = hand.legal_actions()
         if legal.choice is not None:
-            hand.act(legal.choice.action(legal.choice.cards[: legal.choice.fewest]))
+            hand.act(_plain_choice(hand, legal.choice, legal.seat))
         elif legal.declarations:
             hand.act(Action.declare(legal.declarations[0]))
         elif legal.bring_in is not None:
@@ -151,6 +181,19 @@ def play_plainly(hand: Hand) -> Hand:
         else:
             hand.act(_plain_bet(hand, legal))
     return hand
+
+
+def _plain_choice(hand: Hand, choice: CardChoice, seat: int) -> Action:
+    """The plain answer to a choice of cards, a bid or a designation."""
+    if choice.options:
+        return choice.action(choice.options[0])
+    if choice.kind is ActionKind.DESIGNATE:
+        return Action.designate(seat)
+    if choice.bids is not None:
+        phase = hand.game.phases[hand.phase]
+        opening = isinstance(phase, Auction) and choice.bids[0] == phase.minimum
+        return Action.bid(choice.bids[0] if opening else None)
+    return choice.action(choice.cards[: choice.fewest])
 
 
 def _plain_bet(hand: Hand, legal: LegalActions) -> Action:

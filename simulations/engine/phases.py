@@ -27,13 +27,23 @@ per kind:
 * :class:`Pay` — each live player dealt an upcard of a rank in the deal just before matches
   the pot or folds (Baseball's 3s); a :class:`Deal` with ``extra_up`` deals a player an
   extra upcard at once for each upcard of its rank (Baseball's 4s).
+* :class:`Split` — each live player splits his seven cards into a five-card hand and a
+  two-card hand (Cowpie), all at once.
+* :class:`Draft` — a deal of one upcard for each live player to the centre, which the
+  players take one by one, the worst hand showing choosing first (Draft, 'socialist poker').
+* :class:`Auction` — a deal whose first upcard goes to the centre and is auctioned; the
+  buyer pays his bid into the pot and keeps it or designates who must take it, and the
+  others are dealt their upcards (Auction).
 
-A decision phase (draw, discard, donate, expose, pass, declare, arrange, twist, pay) asks
-each live player in turn clockwise from the dealer's left (a payment: each player dealt the
-rank, in the order dealt).  A *simultaneous* one takes effect only when every player has
-chosen, so no one learns another's choice first (a pass, a declaration, an arrangement, a
-donation; guts' in or out is of this kind too); a draw, a twist and a payment take effect
-at once, since each player's replacements come off the stub before the next player draws.
+A decision phase (draw, discard, donate, expose, pass, declare, arrange, twist, pay, split)
+asks each live player in turn clockwise from the dealer's left (a payment: each player dealt
+the rank, in the order dealt; a draft: from the worst hand showing to the best; an auction:
+the bidders in turn from the dealer's left, then the buyer).  A *simultaneous* one takes
+effect only when every player has chosen, so no one learns another's choice first (a pass, a
+declaration, an arrangement, a donation, a split, sealed bids; guts' in or out is of this
+kind too); a draw, a twist and a payment take effect at once, since each player's
+replacements come off the stub before the next player draws (a draft's choices and an
+auction's open bids are seen as made too).
 """
 
 from __future__ import annotations
@@ -334,9 +344,77 @@ class Reveal:
             raise ValueError(f"{self.street}: a roll-out turns up at least one card")
 
 
-# A Donate is a Discard (the cards leave the hand), so both unions hold it.
-Phase = Deal | Bet | Draw | Discard | Expose | Pass | Declare | Arrange | Reveal | Twist | Pay
-Decision = Draw | Discard | Expose | Pass | Declare | Arrange | Twist | Pay
+@dataclass(frozen=True)
+class Split:
+    """Cowpie (Rules 000_1a86611de8d3f5f7.txt, 'Miscellaneous'): 'All remaining players then
+    split their hands into a five-card hand and a two-card hand. The five-card hand must
+    outrank the two-card hand, and the latter must contain at least one downcard.'  Every
+    live player splits at once, face down (as Pai Gow's hands are set), and the hands are
+    shown at the showdown, whose halves rank the two parts
+    (:mod:`simulations.engine.split_hands`)."""
+
+    street: str = "split"
+
+
+@dataclass(frozen=True)
+class Draft(Deal):
+    """Draft, or 'socialist poker' (Rules 000_1a86611de8d3f5f7.txt, 'Miscellaneous'): 'for
+    each player remaining, one upcard is dealt to the center of the table (not to any
+    specific player). The player with the worst showing hand gets to choose which of them he
+    will take for his next upcard, then the player with the second-worst showing hand
+    chooses his upcard from those left, and so on, until the player who previously had the
+    best showing hand takes the remaining card.'  One upcard a player, after a burn when
+    ``burn``; the order of choosing reads the hands showing as the game's order of betting
+    does, reversed (:mod:`simulations.engine.centre_phases`)."""
+
+    up: int = 1
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if (self.down, self.up, self.board) != (0, 1, 0) or self.pile or self.extra_up:
+            raise ValueError(f"{self.street}: a draft deals one upcard a player, to the centre")
+
+
+@dataclass(frozen=True)
+class Auction(Deal):
+    """Auction (Rules 000_1a86611de8d3f5f7.txt, 'Miscellaneous'): 'Instead of dealing each
+    player one upcard, the first card is dealt to the center and all players bid on it; the
+    player who bids the highest amount places that amount into the pot, and then has the
+    right to either keep the auction card as his own upcard, or designate another player who
+    is required to take it as his. After the first card is auctioned off and placed, the
+    remaining players are dealt a random upcard as usual'.
+
+    ``down`` cards are dealt to each live player first, as usual (third street's two).  The
+    bidding is open, in turn from the dealer's left: each bid tops the last by at least
+    ``minimum`` chips (the first bid is at least ``minimum``), and a player who passes is out
+    of this auction; the last bid standing buys the card.  ``sealed``: one bid each instead,
+    all at once, the highest buying (the first from the dealer's left of equal bids).  A bid
+    is paid into the pot as dead money; a player who cannot bid the least is not asked.  No
+    bid at all: the card goes to the first live player from the dealer's left, for nothing.
+    """
+
+    up: int = 1
+    minimum: int = 1
+    sealed: bool = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.up != 1 or self.board or self.pile or self.extra_up:
+            raise ValueError(
+                f"{self.street}: an auction deals one upcard a player (and any down cards first)"
+            )
+        if self.minimum < 1:
+            raise ValueError(f"{self.street}: the least bid is at least 1, got {self.minimum}")
+
+
+# A Donate is a Discard (the cards leave the hand), so both unions hold it; a Draft and an
+# Auction are deals (every count of the cards dealt counts them) the players take part in.
+Phase = (
+    Deal | Bet | Draw | Discard | Expose | Pass | Declare | Arrange | Reveal | Twist | Pay | Split
+)
+Decision = (
+    Draw | Discard | Expose | Pass | Declare | Arrange | Twist | Pay | Split | Draft | Auction
+)
 
 
 class PhaseKind(StrEnum):
@@ -354,6 +432,9 @@ class PhaseKind(StrEnum):
     DONATE = "donate"
     TWIST = "twist"
     PAY = "pay"
+    SPLIT = "split"
+    DRAFT = "draft"
+    AUCTION = "auction"
 
 
 def cards_held(phases: Sequence[Phase]) -> tuple[int, int]:
@@ -391,6 +472,12 @@ def decision_action(phase: Decision) -> ActionKind:
             return ActionKind.TWIST
         case Pay():
             return ActionKind.PAY
+        case Split():
+            return ActionKind.SPLIT
+        case Draft():
+            return ActionKind.DRAFT
+        case Auction():
+            return ActionKind.BID
     raise TypeError(f"not a decision phase: {phase!r}")
 
 
@@ -398,12 +485,31 @@ def simultaneous(phase: Decision) -> bool:
     """Whether every player's choice takes effect together (see the module docstring)."""
     if isinstance(phase, Declare):
         return not phase.in_turn
-    return not isinstance(phase, Draw | Twist | Pay)
+    if isinstance(phase, Auction):
+        return phase.sealed
+    return not isinstance(phase, Draw | Twist | Pay | Draft)
 
 
 def describe_phase(phase: Phase) -> str:
     """A phase as ``cardroom games show`` prints it."""
     match phase:
+        case Draft(street, burn=burn):  # before Deal, which it is a kind of
+            return (
+                f"{street}: {'burn, ' if burn else ''}one upcard a player to the centre, taken "
+                "in turn from the worst hand showing to the best"
+            )
+        case Auction(street, down, burn=burn, minimum=minimum, sealed=sealed):
+            first = f"deal {down} down, then " if down else ""
+            bids = (
+                f"one sealed bid each of {minimum} or more"
+                if sealed
+                else f"open bids in turn, each topping the last by {minimum} or more"
+            )
+            return (
+                f"{street}: {'burn, ' if burn else ''}{first}one upcard to the centre, "
+                f"auctioned ({bids}; the buyer pays into the pot and keeps it or designates "
+                "who takes it), the others dealt theirs"
+            )
         case Deal(street, down, up, board, burn, pile, extra_up):
             parts = [
                 f"{count} {what}"
@@ -452,4 +558,9 @@ def describe_phase(phase: Phase) -> str:
             )
         case Pay(street, rank):
             return f"{street}: a player dealt {rank.symbol} up matches the pot or folds"
+        case Split(street):
+            return (
+                f"{street}: each player splits his cards into a five-card hand and a two-card "
+                "hand holding a down card, the five outranking the two"
+            )
     raise TypeError(f"not a phase: {phase!r}")

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cache
+from itertools import combinations
 
 import numpy as np
 import numpy.typing as npt
@@ -45,7 +46,7 @@ from simulations.evaluators.selection import (
     evaluate_selection,
     evaluate_selection_batch,
 )
-from simulations.evaluators.small_hands import evaluate_one_card
+from simulations.evaluators.small_hands import evaluate_one_card, evaluate_two_card
 from simulations.evaluators.spades import SpadeRule, spade_in_hole
 from simulations.evaluators.systems import RankingSystem, evaluate_system
 from simulations.evaluators.wild import substitute_low_bugs
@@ -69,6 +70,10 @@ class HandRanking(StrEnum):
     # The Bitch: 'the Queen of Spades is designated as the highest ranking Spade, followed by
     # the Ace, King, Jack, and so on' (Rules 000_1a86611de8d3f5f7.txt, 'Miscellaneous')
     QUEEN_SPADE = "high spade in the hole, queen first"
+    # Cowpie: 'the highest five-card hand and the highest two-card hand split the pot' (Rules
+    # 000_1a86611de8d3f5f7.txt, 'Miscellaneous'); a pair beats a high card, no straights or
+    # flushes (evaluate_two_card), the half of a hand split in two (a split phase).
+    TWO_CARD = "two-card"
 
     @property
     def lowball(self) -> Lowball | None:
@@ -82,6 +87,8 @@ class HandRanking(StrEnum):
     @property
     def hand_size(self) -> int:
         """The cards of a hand this ranking values (badugi plays the hand whole)."""
+        if self is HandRanking.TWO_CARD:
+            return 2
         return 1 if self is HandRanking.HIGH_CARD else HAND_SIZE
 
 
@@ -132,7 +139,7 @@ class Half:
     @property
     def is_low(self) -> bool:
         return (
-            self.ranking not in (HandRanking.HIGH, HandRanking.HIGH_CARD)
+            self.ranking not in (HandRanking.HIGH, HandRanking.HIGH_CARD, HandRanking.TWO_CARD)
             and self.ranking.spade_rule is None
         )
 
@@ -170,6 +177,11 @@ class Half:
             hole, board = [*hole, *board], ()
         if self.ranking is HandRanking.HIGH_CARD:
             return best_of(selection, hole, board, evaluate_one_card)
+        if self.ranking is HandRanking.TWO_CARD:  # the best two of the cards
+            return max(
+                (evaluate_two_card(list(two)) for two in combinations([*hole, *board], 2)),
+                key=lambda ranked: ranked.value,
+            )
         if self.board is not None:
             return self._rank_on_board(selection, hole, board)
         if self.system is not None:
@@ -235,7 +247,7 @@ class Half:
         raise as they always have)."""
         if (
             selection is None
-            or self.ranking in (HandRanking.BADUGI, HandRanking.HIGH_CARD)
+            or self.ranking in (HandRanking.BADUGI, HandRanking.HIGH_CARD, HandRanking.TWO_CARD)
             or self.board is not None
             or self.system is not None
             or jokers  # any row holding a joker (known to the caller without a pass here)
@@ -318,12 +330,14 @@ class Showdown:
                 raise ValueError("the two halves of a split by board play different boards")
         elif len(self.halves) == 2 and (
             self.halves[0].ranking is not HandRanking.HIGH
-            or not (self.halves[1].is_low or self.halves[1].is_spade)
+            or not (self.halves[1].is_low or self.halves[1].is_spade or self.parts)
         ):
             raise ValueError(
-                "a split showdown is a high half, then a low half or a spade in the hole "
-                "(or one per board)"
+                "a split showdown is a high half, then a low half or a spade in the hole, or "
+                "a two-card hand (or one per board)"
             )
+        if self.halves[0].ranking is HandRanking.TWO_CARD:
+            raise ValueError("a two-card hand is the second half of a hand split in two")
         if len(self.halves) == 1 and self.halves[0].is_spade:
             raise ValueError("a spade in the hole takes half a pot: it follows a high half")
         if len(self.halves) == 1 and self.halves[0].qualifier is not None:
@@ -337,6 +351,24 @@ class Showdown:
                 raise ValueError("a declaration splits a pot between a high and a low half")
             if self.halves[1].qualifier is not None:
                 raise ValueError("a declared low half has no qualifier")
+
+    @property
+    def parts(self) -> bool:
+        """Whether each player splits his hand in two, a five-card hand for the first half
+        and a two-card hand for the second (Cowpie: 'the highest five-card hand and the
+        highest two-card hand split the pot')."""
+        return len(self.halves) == 2 and self.halves[1].ranking is HandRanking.TWO_CARD
+
+    def rank_parts(
+        self, fives: Sequence[Sequence[int]], twos: Sequence[Sequence[int]]
+    ) -> list[tuple[Ranking | None, ...]]:
+        """Each player's five-card hand ranked by the first half and his two-card hand by the
+        second (the hands a split phase made)."""
+        high = self.halves[0]
+        return [
+            (high.rank(_FIVE, five, ()), evaluate_two_card(list(two)))
+            for five, two in zip(fives, twos, strict=True)
+        ]
 
     def rank_players(
         self,

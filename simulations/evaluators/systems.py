@@ -4,7 +4,8 @@ A :class:`RankingSystem` says which ranks the deck holds (its straights run over
 sequence), whether the ace may also play below the lowest rank, the order of the categories
 (a stripped deck lets a flush beat a full house; Canadian stud adds the four-card straight
 and flush), and which cards are wild: jokers fully wild or as the bug, whole ranks, single
-cards, and the double-ace flush rule.
+cards, the double-ace flush rule, and wild cards made by adding two number cards (Number
+Nine, :mod:`simulations.evaluators.addition`).
 
 A value packs the category's place in the system's order above the deciding ranks, exactly
 as high-hand values do (``place << 20 | r1 << 16 | ... | r5``), so for a system with the
@@ -19,7 +20,7 @@ really holds, so it never overstates; the best hand's own category computes it e
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum
 from functools import cached_property
 
@@ -36,6 +37,7 @@ from simulations.cards import (
     parse_cards,
 )
 from simulations.decks import Deck
+from simulations.evaluators.addition import HIGHEST_TOTAL, LOWEST_TOTAL, made_wild_hands
 from simulations.evaluators.hand_input import first_invalid_row
 from simulations.evaluators.hand_value import (
     CATEGORY_SHIFT,
@@ -130,6 +132,9 @@ class RankingSystem:
     wild_ranks: frozenset[Rank] = field(default_factory=frozenset)
     wild_cards: frozenset[Card] = field(default_factory=frozenset)
     double_ace_flush: bool = False
+    # Number Nine: any two number cards (aces 1) adding up to this may make one wild card
+    # (0: none); the hand's value is the best of every way of making them.
+    adds_to: int = 0
 
     def __post_init__(self) -> None:
         ranks = [int(r) for r in self.ranks]
@@ -152,7 +157,18 @@ class RankingSystem:
         for card in self.wild_cards:
             if is_joker_code(card) or not 0 <= card < FIRST_JOKER or card >> 2 not in ranks:
                 raise ValueError(f"{self.name}: wild card {card!r} is not a card of the deck")
-        has_wild = self.jokers is not JokerRole.NONE or self.wild_ranks or self.wild_cards
+        if self.adds_to and not LOWEST_TOTAL <= self.adds_to <= HIGHEST_TOTAL:
+            raise ValueError(
+                f"{self.name}: two number cards add up to {LOWEST_TOTAL}..{HIGHEST_TOTAL}, "
+                f"not {self.adds_to}"
+            )
+        if self.adds_to and self.jokers is not JokerRole.NONE:
+            raise ValueError(
+                f"{self.name}: wild cards made by addition are not defined with jokers"
+            )
+        has_wild = (
+            self.jokers is not JokerRole.NONE or self.wild_ranks or self.wild_cards or self.adds_to
+        )
         if has_wild and _FOUR_CARD & set(self.order):
             raise ValueError(f"{self.name}: four-card categories are not defined with wild cards")
         if (self.jokers is JokerRole.BUG or self.double_ace_flush) and _ACE not in ranks:
@@ -200,6 +216,12 @@ class RankingSystem:
             allowed_mask=allowed,
             double_ace=self.double_ace_flush,
         )
+
+    @cached_property
+    def made_wild(self) -> RankingSystem:
+        """The system a hand with wild cards made by addition is valued under: its made wild
+        cards are placeholder jokers, fully wild (:mod:`simulations.evaluators.addition`)."""
+        return replace(self, adds_to=0, jokers=JokerRole.WILD, joker_count=MAX_JOKERS)
 
     def shape_of(self, value: int) -> Shape:
         return self.order[value >> CATEGORY_SHIFT]
@@ -295,6 +317,13 @@ def evaluate_system_batch(
             raise ValueError(f"combos name columns outside 0..{array.shape[1] - 1}")
     if check:
         check_system_hands(system, array)
+    if system.adds_to:
+        if combos is not None:
+            raise ValueError(
+                f"{system.name}: wild cards made by addition play any five of the cards, "
+                "not given combos"
+            )
+        return _made_wild_values(system, array)
     # One array type per argument, so the kernel is compiled once.
     subsets.setflags(write=False)
     t = system.tables
@@ -311,6 +340,24 @@ def evaluate_system_batch(
         t.double_ace,
         out,
     )
+    return out
+
+
+def _made_wild_values(system: RankingSystem, array: npt.NDArray[np.int8]) -> npt.NDArray[np.int32]:
+    """Each row's best value over every way of making wild cards by addition
+    (:func:`~simulations.evaluators.addition.made_wild_hands`), the made ones fully wild."""
+    rows: dict[int, list[tuple[int, ...]]] = {}  # hands of each width
+    owners: dict[int, list[int]] = {}  # ... and the row each came from
+    for index, row in enumerate(array.tolist()):
+        for hand in made_wild_hands(row, system.adds_to):
+            rows.setdefault(len(hand), []).append(hand)
+            owners.setdefault(len(hand), []).append(index)
+    out = np.full(array.shape[0], -1, dtype=np.int32)
+    for width, hands in rows.items():
+        values = evaluate_system_batch(
+            system.made_wild, np.array(hands, dtype=np.int8).reshape(-1, width), check=False
+        )
+        np.maximum.at(out, np.array(owners[width], dtype=np.intp), values)
     return out
 
 

@@ -1,7 +1,13 @@
 """Simulation models: what one trial is, and how trials add up to an estimate.
 
 A model is a frozen dataclass that can ``simulate(trials, rng)`` into a tally, merge
-tallies from any number of shards in any order, and ``report`` a merged tally.
+tallies from any number of shards in any order, and ``report`` a merged tally.  A tally is
+a frozen dataclass of integers, tuples of them and exact histograms
+(:class:`~simulations.models.tally.Counts`), so that shards merge exactly in any order and
+the generic codec in ``workers/job.py`` stores it with no code of its own.
+
+Each model is listed once in :data:`MODELS` by its ``kind``; the service registers the kind
+with its API messages and rendering in ``service/kinds.py``.
 """
 
 from __future__ import annotations
@@ -13,6 +19,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from simulations.models.bad_beat import BadBeatModel
+from simulations.models.exhaustion import ExhaustionModel
+from simulations.models.guts import GutsModel
+from simulations.models.tally import Counts
 from simulations.spec import Fields
 
 
@@ -51,6 +60,21 @@ class ModelReader(Protocol):
     def from_fields(self, job: Fields) -> Model: ...
 
 
-MODELS: Mapping[str, ModelReader] = MappingProxyType({BadBeatModel.kind: BadBeatModel})
+MODELS: Mapping[str, ModelReader] = MappingProxyType(
+    {
+        BadBeatModel.kind: BadBeatModel,
+        GutsModel.kind: GutsModel,
+        ExhaustionModel.kind: ExhaustionModel,
+    }
+)
 
-__all__ = ["MODELS", "BadBeatModel", "Model", "Tally"]
+__all__ = [
+    "MODELS",
+    "BadBeatModel",
+    "Counts",
+    "ExhaustionModel",
+    "GutsModel",
+    "Model",
+    "ModelReader",
+    "Tally",
+]

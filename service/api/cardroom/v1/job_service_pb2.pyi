@@ -26,16 +26,20 @@ JOB_STATE_FAILED: JobState
 JOB_STATE_CANCELLED: JobState
 
 class JobSpec(_message.Message):
-    __slots__ = ("trials", "seed", "shard_size", "bad_beat")
+    __slots__ = ("trials", "seed", "shard_size", "bad_beat", "guts", "exhaustion")
     TRIALS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     SHARD_SIZE_FIELD_NUMBER: _ClassVar[int]
     BAD_BEAT_FIELD_NUMBER: _ClassVar[int]
+    GUTS_FIELD_NUMBER: _ClassVar[int]
+    EXHAUSTION_FIELD_NUMBER: _ClassVar[int]
     trials: int
     seed: int
     shard_size: int
     bad_beat: BadBeatSpec
-    def __init__(self, trials: _Optional[int] = ..., seed: _Optional[int] = ..., shard_size: _Optional[int] = ..., bad_beat: _Optional[_Union[BadBeatSpec, _Mapping]] = ...) -> None: ...
+    guts: GutsSpec
+    exhaustion: ExhaustionSpec
+    def __init__(self, trials: _Optional[int] = ..., seed: _Optional[int] = ..., shard_size: _Optional[int] = ..., bad_beat: _Optional[_Union[BadBeatSpec, _Mapping]] = ..., guts: _Optional[_Union[GutsSpec, _Mapping]] = ..., exhaustion: _Optional[_Union[ExhaustionSpec, _Mapping]] = ...) -> None: ...
 
 class BadBeatSpec(_message.Message):
     __slots__ = ("game", "jackpot")
@@ -67,6 +71,90 @@ class BadBeatJackpot(_message.Message):
     board_trips_full_house: bool
     def __init__(self, min_losing_hand: _Optional[str] = ..., min_winning_hand: _Optional[str] = ..., hole_cards_play: _Optional[int] = ..., quads_need_pocket_pair: _Optional[bool] = ..., board_trips_full_house: _Optional[bool] = ...) -> None: ...
 
+class GutsSpec(_message.Message):
+    __slots__ = ("game", "policy", "seats", "equilibrium")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    POLICY_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    EQUILIBRIUM_FIELD_NUMBER: _ClassVar[int]
+    game: GutsGame
+    policy: GutsStayPolicy
+    seats: _containers.RepeatedCompositeFieldContainer[GutsStayPolicy]
+    equilibrium: GutsEquilibrium
+    def __init__(self, game: _Optional[_Union[GutsGame, _Mapping]] = ..., policy: _Optional[_Union[GutsStayPolicy, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[GutsStayPolicy, _Mapping]]] = ..., equilibrium: _Optional[_Union[GutsEquilibrium, _Mapping]] = ...) -> None: ...
+
+class GutsGame(_message.Message):
+    __slots__ = ("code", "players", "max_deals")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    MAX_DEALS_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    players: int
+    max_deals: int
+    def __init__(self, code: _Optional[str] = ..., players: _Optional[int] = ..., max_deals: _Optional[int] = ...) -> None: ...
+
+class GutsStayPolicy(_message.Message):
+    __slots__ = ("stay", "top", "hand", "chance")
+    STAY_FIELD_NUMBER: _ClassVar[int]
+    TOP_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    CHANCE_FIELD_NUMBER: _ClassVar[int]
+    stay: str
+    top: float
+    hand: str
+    chance: float
+    def __init__(self, stay: _Optional[str] = ..., top: _Optional[float] = ..., hand: _Optional[str] = ..., chance: _Optional[float] = ...) -> None: ...
+
+class GutsEquilibrium(_message.Message):
+    __slots__ = ("search", "rounds", "sessions", "seed")
+    SEARCH_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    search: bool
+    rounds: int
+    sessions: int
+    seed: int
+    def __init__(self, search: _Optional[bool] = ..., rounds: _Optional[int] = ..., sessions: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class ExhaustionSpec(_message.Message):
+    __slots__ = ("game", "policy", "draw")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    POLICY_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
+    game: ExhaustionGame
+    policy: ExhaustionPolicy
+    draw: ExhaustionDraw
+    def __init__(self, game: _Optional[_Union[ExhaustionGame, _Mapping]] = ..., policy: _Optional[_Union[ExhaustionPolicy, _Mapping]] = ..., draw: _Optional[_Union[ExhaustionDraw, _Mapping]] = ...) -> None: ...
+
+class ExhaustionGame(_message.Message):
+    __slots__ = ("code", "players", "exhaustion", "deals_bottom_card", "five_consecutive")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    EXHAUSTION_FIELD_NUMBER: _ClassVar[int]
+    DEALS_BOTTOM_CARD_FIELD_NUMBER: _ClassVar[int]
+    FIVE_CONSECUTIVE_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    players: _containers.RepeatedScalarFieldContainer[int]
+    exhaustion: str
+    deals_bottom_card: bool
+    five_consecutive: bool
+    def __init__(self, code: _Optional[str] = ..., players: _Optional[_Iterable[int]] = ..., exhaustion: _Optional[str] = ..., deals_bottom_card: _Optional[bool] = ..., five_consecutive: _Optional[bool] = ...) -> None: ...
+
+class ExhaustionPolicy(_message.Message):
+    __slots__ = ("fold_chance", "threshold")
+    FOLD_CHANCE_FIELD_NUMBER: _ClassVar[int]
+    THRESHOLD_FIELD_NUMBER: _ClassVar[int]
+    fold_chance: float
+    threshold: str
+    def __init__(self, fold_chance: _Optional[float] = ..., threshold: _Optional[str] = ...) -> None: ...
+
+class ExhaustionDraw(_message.Message):
+    __slots__ = ("rank",)
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    rank: str
+    def __init__(self, rank: _Optional[str] = ...) -> None: ...
+
 class JobProgress(_message.Message):
     __slots__ = ("shards_done", "shards_total", "trials_done", "trials_total", "estimate")
     SHARDS_DONE_FIELD_NUMBER: _ClassVar[int]
@@ -82,10 +170,14 @@ class JobProgress(_message.Message):
     def __init__(self, shards_done: _Optional[int] = ..., shards_total: _Optional[int] = ..., trials_done: _Optional[int] = ..., trials_total: _Optional[int] = ..., estimate: _Optional[_Union[JobResult, _Mapping]] = ...) -> None: ...
 
 class JobResult(_message.Message):
-    __slots__ = ("bad_beat",)
+    __slots__ = ("bad_beat", "guts", "exhaustion")
     BAD_BEAT_FIELD_NUMBER: _ClassVar[int]
+    GUTS_FIELD_NUMBER: _ClassVar[int]
+    EXHAUSTION_FIELD_NUMBER: _ClassVar[int]
     bad_beat: BadBeatResult
-    def __init__(self, bad_beat: _Optional[_Union[BadBeatResult, _Mapping]] = ...) -> None: ...
+    guts: GutsResult
+    exhaustion: ExhaustionResult
+    def __init__(self, bad_beat: _Optional[_Union[BadBeatResult, _Mapping]] = ..., guts: _Optional[_Union[GutsResult, _Mapping]] = ..., exhaustion: _Optional[_Union[ExhaustionResult, _Mapping]] = ...) -> None: ...
 
 class BadBeatResult(_message.Message):
     __slots__ = ("hands", "jackpot_hands", "frequency", "ci95_low", "ci95_high", "one_in")
@@ -102,6 +194,152 @@ class BadBeatResult(_message.Message):
     ci95_high: float
     one_in: float
     def __init__(self, hands: _Optional[int] = ..., jackpot_hands: _Optional[int] = ..., frequency: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ..., one_in: _Optional[float] = ...) -> None: ...
+
+class GutsResult(_message.Message):
+    __slots__ = ("sessions", "ended", "censored", "pot_limit_stopped", "deals_mean", "deals_median", "deals_p90", "deals_p99", "deals_max", "deals_histogram", "pot_by_deal", "largest_pot", "pot_over", "cap_hit_sessions", "cap_hits", "set_aside_total", "seats", "equilibrium")
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    ENDED_FIELD_NUMBER: _ClassVar[int]
+    CENSORED_FIELD_NUMBER: _ClassVar[int]
+    POT_LIMIT_STOPPED_FIELD_NUMBER: _ClassVar[int]
+    DEALS_MEAN_FIELD_NUMBER: _ClassVar[int]
+    DEALS_MEDIAN_FIELD_NUMBER: _ClassVar[int]
+    DEALS_P90_FIELD_NUMBER: _ClassVar[int]
+    DEALS_P99_FIELD_NUMBER: _ClassVar[int]
+    DEALS_MAX_FIELD_NUMBER: _ClassVar[int]
+    DEALS_HISTOGRAM_FIELD_NUMBER: _ClassVar[int]
+    POT_BY_DEAL_FIELD_NUMBER: _ClassVar[int]
+    LARGEST_POT_FIELD_NUMBER: _ClassVar[int]
+    POT_OVER_FIELD_NUMBER: _ClassVar[int]
+    CAP_HIT_SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    CAP_HITS_FIELD_NUMBER: _ClassVar[int]
+    SET_ASIDE_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    EQUILIBRIUM_FIELD_NUMBER: _ClassVar[int]
+    sessions: int
+    ended: int
+    censored: int
+    pot_limit_stopped: int
+    deals_mean: float
+    deals_median: int
+    deals_p90: int
+    deals_p99: int
+    deals_max: int
+    deals_histogram: _containers.RepeatedCompositeFieldContainer[CountOfValue]
+    pot_by_deal: _containers.RepeatedCompositeFieldContainer[GutsPotByDeal]
+    largest_pot: int
+    pot_over: _containers.RepeatedCompositeFieldContainer[GutsPotOver]
+    cap_hit_sessions: int
+    cap_hits: int
+    set_aside_total: int
+    seats: _containers.RepeatedCompositeFieldContainer[GutsSeat]
+    equilibrium: GutsEquilibriumResult
+    def __init__(self, sessions: _Optional[int] = ..., ended: _Optional[int] = ..., censored: _Optional[int] = ..., pot_limit_stopped: _Optional[int] = ..., deals_mean: _Optional[float] = ..., deals_median: _Optional[int] = ..., deals_p90: _Optional[int] = ..., deals_p99: _Optional[int] = ..., deals_max: _Optional[int] = ..., deals_histogram: _Optional[_Iterable[_Union[CountOfValue, _Mapping]]] = ..., pot_by_deal: _Optional[_Iterable[_Union[GutsPotByDeal, _Mapping]]] = ..., largest_pot: _Optional[int] = ..., pot_over: _Optional[_Iterable[_Union[GutsPotOver, _Mapping]]] = ..., cap_hit_sessions: _Optional[int] = ..., cap_hits: _Optional[int] = ..., set_aside_total: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[GutsSeat, _Mapping]]] = ..., equilibrium: _Optional[_Union[GutsEquilibriumResult, _Mapping]] = ...) -> None: ...
+
+class CountOfValue(_message.Message):
+    __slots__ = ("value", "count")
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    value: int
+    count: int
+    def __init__(self, value: _Optional[int] = ..., count: _Optional[int] = ...) -> None: ...
+
+class GutsPotByDeal(_message.Message):
+    __slots__ = ("deal", "sessions", "mean_pot")
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    MEAN_POT_FIELD_NUMBER: _ClassVar[int]
+    deal: int
+    sessions: int
+    mean_pot: float
+    def __init__(self, deal: _Optional[int] = ..., sessions: _Optional[int] = ..., mean_pot: _Optional[float] = ...) -> None: ...
+
+class GutsPotOver(_message.Message):
+    __slots__ = ("times_ante", "sessions", "frequency", "ci95_low", "ci95_high")
+    TIMES_ANTE_FIELD_NUMBER: _ClassVar[int]
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    FREQUENCY_FIELD_NUMBER: _ClassVar[int]
+    CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    times_ante: int
+    sessions: int
+    frequency: float
+    ci95_low: float
+    ci95_high: float
+    def __init__(self, times_ante: _Optional[int] = ..., sessions: _Optional[int] = ..., frequency: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ...) -> None: ...
+
+class GutsSeat(_message.Message):
+    __slots__ = ("seat", "policy", "mean_net", "sd_net")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    POLICY_FIELD_NUMBER: _ClassVar[int]
+    MEAN_NET_FIELD_NUMBER: _ClassVar[int]
+    SD_NET_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    policy: str
+    mean_net: float
+    sd_net: float
+    def __init__(self, seat: _Optional[int] = ..., policy: _Optional[str] = ..., mean_net: _Optional[float] = ..., sd_net: _Optional[float] = ...) -> None: ...
+
+class GutsEquilibriumResult(_message.Message):
+    __slots__ = ("top", "threshold", "value", "best_reply_top", "gain")
+    TOP_FIELD_NUMBER: _ClassVar[int]
+    THRESHOLD_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    BEST_REPLY_TOP_FIELD_NUMBER: _ClassVar[int]
+    GAIN_FIELD_NUMBER: _ClassVar[int]
+    top: float
+    threshold: str
+    value: float
+    best_reply_top: float
+    gain: float
+    def __init__(self, top: _Optional[float] = ..., threshold: _Optional[str] = ..., value: _Optional[float] = ..., best_reply_top: _Optional[float] = ..., gain: _Optional[float] = ...) -> None: ...
+
+class ExhaustionResult(_message.Message):
+    __slots__ = ("game", "game_name", "rule", "deals_bottom_card", "five_consecutive", "policy", "draw_policy", "hands", "table")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    GAME_NAME_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
+    DEALS_BOTTOM_CARD_FIELD_NUMBER: _ClassVar[int]
+    FIVE_CONSECUTIVE_FIELD_NUMBER: _ClassVar[int]
+    POLICY_FIELD_NUMBER: _ClassVar[int]
+    DRAW_POLICY_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    game_name: str
+    rule: str
+    deals_bottom_card: bool
+    five_consecutive: bool
+    policy: str
+    draw_policy: str
+    hands: int
+    table: _containers.RepeatedCompositeFieldContainer[ExhaustionRow]
+    def __init__(self, game: _Optional[str] = ..., game_name: _Optional[str] = ..., rule: _Optional[str] = ..., deals_bottom_card: _Optional[bool] = ..., five_consecutive: _Optional[bool] = ..., policy: _Optional[str] = ..., draw_policy: _Optional[str] = ..., hands: _Optional[int] = ..., table: _Optional[_Iterable[_Union[ExhaustionRow, _Mapping]]] = ...) -> None: ...
+
+class ExhaustionRow(_message.Message):
+    __slots__ = ("players", "hands", "mean_live_last_deal", "events")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    MEAN_LIVE_LAST_DEAL_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    players: int
+    hands: int
+    mean_live_last_deal: float
+    events: _containers.RepeatedCompositeFieldContainer[ExhaustionEvent]
+    def __init__(self, players: _Optional[int] = ..., hands: _Optional[int] = ..., mean_live_last_deal: _Optional[float] = ..., events: _Optional[_Iterable[_Union[ExhaustionEvent, _Mapping]]] = ...) -> None: ...
+
+class ExhaustionEvent(_message.Message):
+    __slots__ = ("event", "hands", "frequency", "ci95_low", "ci95_high")
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    FREQUENCY_FIELD_NUMBER: _ClassVar[int]
+    CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    event: str
+    hands: int
+    frequency: float
+    ci95_low: float
+    ci95_high: float
+    def __init__(self, event: _Optional[str] = ..., hands: _Optional[int] = ..., frequency: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ...) -> None: ...
 
 class Job(_message.Message):
     __slots__ = ("id", "kind", "state", "spec", "progress", "result", "error", "create_time", "update_time")

@@ -1,0 +1,370 @@
+"""Guts sessions for volume: one compiled loop that plays whole games of guts.
+
+The loop plays what :class:`~simulations.engine.guts.GutsSession` plays — the antes, each
+deal's cards one at a time from the dealer's left, every player's in or out, the dealer's
+rule and its challenge, the showdown among those in, the pot rule, the cap and its
+set-aside, redeals — deal for deal and chip for chip, with the pot arithmetic taken from the
+same compiled functions (:mod:`simulations.engine.guts_rules`,
+:mod:`simulations.engine.odd_chips`).  A test plays 100,000 sessions both ways on the same
+decks and the same decisions and demands the same outcome of each.
+
+Randomness: each session has its own 64-bit seed and draws from a SplitMix64 stream, the
+same fixed amount every deal — the deck (a partial Fisher–Yates shuffle of the cards the deal
+can use), one uniform per seat for the in/out decision and one per seat for a challenge — so
+that :func:`session_draws` can hand the reference session the very decks and decisions the
+kernel used, whatever happened in the deal.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+from simulations.engine.guts_rules import VICIOUS, over_cap, owed
+from simulations.engine.odd_chips import winner_chips
+
+DECK = 52
+# The most chips the pot and the set-aside may reach before a session stops (as the session).
+MAX_POT = 10**15
+
+# GutsGame's choices as the loop takes them.
+ALL_DOWN = 0
+LAST_CARD_UP = 1
+DEALER_NONE = 0
+DEALER_PAIR_TO_WIN_ALONE = 1
+DEALER_CHALLENGE = 2
+
+# How a session ended.
+ENDED = 0  # a deal with a winner and no loser
+DEAL_LIMIT = 1  # stopped at the deal limit (censored)
+POT_LIMIT = 2  # stopped past MAX_POT
+
+# The rules as one int64 array (indices), so that the compiled loop takes one argument.
+R_CARDS = 0
+R_DEAL = 1
+R_DEALER = 2
+R_DEALER_MATCHES = 3  # a dealer alone without a pair matches the pot (else a redeal)
+R_POT_RULE = 4
+R_WORST_TWICE = 5
+R_VICIOUS_EVERY = 6
+R_ANTE = 7
+R_CAP = 8  # NO_CAP (-1) for none
+R_LAST_WINNER = 9  # the set-aside goes to the last winner (else it waits for the next game)
+R_RE_ANTE = 10  # nobody in: everyone antes again
+R_ODD_CHIPS = 11
+R_PAIR = 12  # the lowest pair's value: the dealer's 'pair or better'
+R_MAX_DEALS = 13
+RULES = 14
+
+# Policies: stay in with a decision value at or above a threshold, or with a probability.
+THRESHOLD = 0
+PROBABILITY = 1
+
+_MASK = (1 << 64) - 1
+
+
+@nb.njit(cache=True)
+def _next(state: npt.NDArray[np.uint64]) -> np.uint64:
+    """SplitMix64: the next 64-bit output of ``state[0]``."""
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    out: np.uint64 = z ^ (z >> np.uint64(31))
+    return out
+
+
+@nb.njit(cache=True)
+def _uniform(state: npt.NDArray[np.uint64]) -> float:
+    """A uniform in [0, 1) with 53 random bits."""
+    return float(_next(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@nb.njit(cache=True)
+def draw_deal(
+    state: npt.NDArray[np.uint64],
+    deck: npt.NDArray[np.int64],
+    needed: int,
+    decide: npt.NDArray[np.float64],
+    challenge: npt.NDArray[np.float64],
+) -> None:
+    """One deal's draws: ``deck`` (0..51 on entry) shuffled so that its first ``needed``
+    cards are a uniform random sequence, then a uniform per seat for the decision and one
+    per seat for a challenge."""
+    for i in range(needed):
+        j = i + int(_uniform(state) * (DECK - i))
+        deck[i], deck[j] = deck[j], deck[i]
+    for s in range(decide.shape[0]):
+        decide[s] = _uniform(state)
+    for s in range(challenge.shape[0]):
+        challenge[s] = _uniform(state)
+
+
+@nb.njit(cache=True)
+def _value(
+    cards: npt.NDArray[np.int64],
+    count: int,
+    three: npt.NDArray[np.int16],
+    two: npt.NDArray[np.int16],
+) -> int:
+    """The value of the first ``count`` cards (2 or 3) under the game's tables."""
+    if count == 3:
+        a, b, c = cards[0], cards[1], cards[2]
+        suited = 1 if ((a ^ b) | (a ^ c)) & 3 == 0 else 0
+        return int(three[(a >> 2) * 169 + (b >> 2) * 13 + (c >> 2) + 2197 * suited])
+    a, b = cards[0], cards[1]
+    suited = 1 if (a ^ b) & 3 == 0 else 0
+    return int(two[(a >> 2) * 13 + (b >> 2) + 169 * suited])
+
+
+@nb.njit(cache=True)
+def _stays(
+    seat: int,
+    value: int,
+    u: float,
+    kinds: npt.NDArray[np.int64],
+    thresholds: npt.NDArray[np.int64],
+    chances: npt.NDArray[np.float64],
+) -> bool:
+    if kinds[seat] == THRESHOLD:
+        return bool(value >= thresholds[seat])
+    return bool(u < chances[seat])
+
+
+@nb.njit(cache=True)
+def _take(
+    amount: int, winners: npt.NDArray[np.int64], count: int, button: int, n: int, rule: int,
+    nets: npt.NDArray[np.int64],
+) -> None:  # fmt: skip
+    """Tied ``winners`` share ``amount``, odd chips by the game's rule from the first winner
+    left of the dealer (:func:`simulations.engine.pots.split`)."""
+    for w in range(count):
+        seat = winners[w]
+        rank = 0
+        for o in range(count):  # rank clockwise from the dealer's left
+            other = winners[o]
+            if (other - button - 1) % n < (seat - button - 1) % n:
+                rank += 1
+        nets[seat] += winner_chips(amount, count, rank, rule)
+
+
+@nb.njit(cache=True)
+def play_sessions(
+    seeds: npt.NDArray[np.uint64],
+    n: int,
+    rules: npt.NDArray[np.int64],
+    three: npt.NDArray[np.int16],
+    two: npt.NDArray[np.int16],
+    decision_two: npt.NDArray[np.int16],
+    kinds: npt.NDArray[np.int64],
+    thresholds: npt.NDArray[np.int64],
+    chances: npt.NDArray[np.float64],
+    deals: npt.NDArray[np.int64],
+    outcome: npt.NDArray[np.int64],
+    largest: npt.NDArray[np.int64],
+    cap_hits: npt.NDArray[np.int64],
+    set_aside: npt.NDArray[np.int64],
+    nets: npt.NDArray[np.int64],
+    pot_sums: npt.NDArray[np.int64],
+    pot_counts: npt.NDArray[np.int64],
+) -> None:
+    """Play one session per seed (seat 0 deals first) and record, per session: the deals
+    played, how it ended, the largest pot a deal was played for, the deals whose payments
+    went over the cap, the chips set aside at the end and each seat's net; and over all of
+    them, the pot each deal number was played for (summed) and how many sessions reached
+    it (``pot_sums``, ``pot_counts``: as many deal numbers as they hold)."""
+    cards = rules[R_CARDS]
+    last_up = rules[R_DEAL] == LAST_CARD_UP
+    down = cards - 1 if last_up else cards
+    dealer_rule = rules[R_DEALER]
+    pot_rule = rules[R_POT_RULE]
+    ante = rules[R_ANTE]
+    cap = rules[R_CAP]
+    odd = rules[R_ODD_CHIPS]
+    tracked = pot_sums.shape[0]
+    state = np.zeros(1, dtype=np.uint64)
+    deck = np.empty(DECK, dtype=np.int64)
+    decide = np.empty(n, dtype=np.float64)
+    challenge = np.empty(n, dtype=np.float64)
+    hands = np.empty((n, 3), dtype=np.int64)
+    held = np.empty(n, dtype=np.int64)
+    values = np.empty(n, dtype=np.int64)
+    ins = np.empty(n, dtype=np.int64)
+    winners = np.empty(n, dtype=np.int64)
+    pays = np.empty(n, dtype=np.int64)
+    for t in range(seeds.shape[0]):
+        state[0] = seeds[t]
+        net = nets[t]
+        for s in range(n):
+            net[s] = -ante
+        pot = ante * n
+        aside = over_cap(0, pot, cap)
+        pot -= aside
+        hits = 1 if aside else 0
+        button = 0
+        dealt_deals = 0
+        big = 0
+        result = -1
+        while result < 0:
+            if pot + aside > MAX_POT:
+                result = POT_LIMIT
+                break
+            if dealt_deals >= rules[R_MAX_DEALS]:
+                result = DEAL_LIMIT
+                break
+            dealt_deals += 1
+            if pot > big:
+                big = pot
+            if dealt_deals <= tracked:
+                pot_sums[dealt_deals - 1] += pot
+                pot_counts[dealt_deals - 1] += 1
+            for c in range(DECK):
+                deck[c] = c
+            draw_deal(state, deck, n * cards, decide, challenge)
+            at = 0
+            for c in range(down):  # one card at a time from the dealer's left
+                for k in range(1, n + 1):
+                    seat = (button + k) % n
+                    hands[seat, c] = deck[at]
+                    at += 1
+            for s in range(n):
+                held[s] = down
+            count = 0
+            for k in range(1, n + 1):  # the decisions, on the cards held
+                seat = (button + k) % n
+                value = _value(hands[seat], down, three, decision_two)
+                if _stays(seat, value, decide[seat], kinds, thresholds, chances):
+                    ins[count] = seat
+                    count += 1
+            if last_up:  # 'If they're in, they receive their third card face up'
+                for i in range(count):
+                    hands[ins[i], cards - 1] = deck[at]
+                    held[ins[i]] = cards
+                    at += 1
+            if dealer_rule == DEALER_CHALLENGE and count == 1 and ins[0] == button:
+                count = 0
+                for k in range(1, n):  # the others, from the dealer's left
+                    seat = (button + k) % n
+                    value = _value(hands[seat], held[seat], three, decision_two)
+                    if _stays(seat, value, challenge[seat], kinds, thresholds, chances):
+                        ins[count] = seat
+                        count += 1
+                if last_up:
+                    for i in range(count):
+                        if held[ins[i]] < cards:
+                            hands[ins[i], cards - 1] = deck[at]
+                            held[ins[i]] = cards
+                            at += 1
+                if count == 0:  # 'if no one challenges him, the dealer wins'
+                    winners[0] = button
+                    if rules[R_LAST_WINNER] and aside:
+                        pot += aside
+                        aside = 0
+                    _take(pot, winners, 1, button, n, odd, net)
+                    pot = 0
+                    result = ENDED
+                    break
+                ins[count] = button
+                count += 1
+            elif count == 0:  # nobody in: the same pot again
+                if rules[R_RE_ANTE]:
+                    for s in range(n):
+                        net[s] -= ante
+                    extra = over_cap(pot, ante * n, cap)
+                    pot += ante * n - extra
+                    if extra:
+                        aside += extra
+                        hits += 1
+                button = (button + 1) % n
+                continue
+            elif count == 1:
+                seat = ins[0]
+                alone_dealer = seat == button and dealer_rule == DEALER_PAIR_TO_WIN_ALONE
+                if alone_dealer and _value(hands[seat], cards, three, two) < rules[R_PAIR]:
+                    if rules[R_DEALER_MATCHES]:
+                        net[seat] -= pot
+                        extra = over_cap(pot, pot, cap)
+                        pot += pot - extra
+                        if extra:
+                            aside += extra
+                            hits += 1
+                    button = (button + 1) % n
+                    continue
+                winners[0] = seat
+                if rules[R_LAST_WINNER] and aside:
+                    pot += aside
+                    aside = 0
+                _take(pot, winners, 1, button, n, odd, net)
+                pot = 0
+                result = ENDED
+                break
+            # The showdown among those in.
+            best = -1
+            worst = 1 << 40
+            for i in range(count):
+                v = _value(hands[ins[i]], cards, three, two)
+                values[ins[i]] = v
+                best = max(best, v)
+                worst = min(worst, v)
+            w = 0
+            for i in range(count):
+                if values[ins[i]] == best:
+                    winners[w] = ins[i]
+                    w += 1
+            paid = 0
+            if pot_rule == VICIOUS:
+                for i in range(count):
+                    seat = ins[i]
+                    pays[i] = owed(
+                        pot_rule, pot, values[seat] == best, values[seat] == worst,
+                        rules[R_WORST_TWICE] != 0, rules[R_VICIOUS_EVERY] != 0,
+                    )  # fmt: skip
+            else:
+                if w == count:  # every player in tied: a winner and no loser
+                    if rules[R_LAST_WINNER] and aside:
+                        pot += aside
+                        aside = 0
+                    _take(pot, winners, w, button, n, odd, net)
+                    pot = 0
+                    result = ENDED
+                    break
+                _take(pot, winners, w, button, n, odd, net)
+                for i in range(count):
+                    seat = ins[i]
+                    pays[i] = owed(
+                        pot_rule, pot, values[seat] == best, values[seat] == worst,
+                        rules[R_WORST_TWICE] != 0, rules[R_VICIOUS_EVERY] != 0,
+                    )  # fmt: skip
+                pot = 0
+            for i in range(count):
+                net[ins[i]] -= pays[i]
+                paid += pays[i]
+            extra = over_cap(pot, paid, cap)
+            pot += paid - extra
+            if extra:
+                aside += extra
+                hits += 1
+            button = (button + 1) % n
+        deals[t] = dealt_deals
+        outcome[t] = result
+        largest[t] = big
+        cap_hits[t] = hits
+        set_aside[t] = aside
+
+
+def session_draws(
+    seed: int, deals: int, players: int, cards: int
+) -> tuple[list[list[int]], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The draws of a session's first ``deals`` deals, as :func:`play_sessions` makes them:
+    each deal's deck order (52 cards), and the decision and challenge uniforms by seat."""
+    state = np.array([seed & _MASK], dtype=np.uint64)
+    decks: list[list[int]] = []
+    decide = np.empty((deals, players), dtype=np.float64)
+    challenge = np.empty((deals, players), dtype=np.float64)
+    deck = np.empty(DECK, dtype=np.int64)
+    for d in range(deals):
+        deck[:] = np.arange(DECK)
+        draw_deal(state, deck, players * cards, decide[d], challenge[d])
+        decks.append([int(c) for c in deck])
+    return decks, decide, challenge

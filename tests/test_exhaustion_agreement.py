@@ -1,0 +1,191 @@
+"""The exhaustion kernel against the reference engine, hand for hand: the same seeded decks,
+the same decisions, the same outcome (which procedures the dealer needed, and the players
+still in at the last deal) — and the rule arithmetic that both take from one compiled source
+(simulations/engine/exhaustion_rules.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from simulations.engine import dealer, exhaustion_rules
+from simulations.engine.events import Exhausted, Reshuffled
+from simulations.engine.exhaustion_rules import (
+    DRAW_ALL_DISCARDS,
+    DRAW_EARLIER_ROUNDS,
+    DRAW_OTHERS_DISCARDS,
+    discard_returns,
+    held_back,
+    must_reshuffle,
+    scrambles_burns,
+    stud_shortfall,
+)
+from simulations.engine.game import ExhaustionRule
+from simulations.models import exhaustion_kernel as k
+from simulations.models.exhaustion import GAMES, ExhaustionModel, Table, rules_of
+from simulations.models.exhaustion_reference import play_reference
+
+SEED = 20_260_101
+
+
+def _seeds(count: int, seed: int = SEED) -> npt.NDArray[np.uint64]:
+    return np.random.default_rng(seed).integers(0, 2**64, size=count, dtype=np.uint64)
+
+
+def _reference(table: Table, seeds: npt.NDArray[np.uint64]) -> tuple[list[int], list[int]]:
+    outcomes, lives = [], []
+    for seed in seeds:
+        outcome, live, _ = play_reference(table, int(seed))
+        outcomes.append(outcome)
+        lives.append(live)
+    return outcomes, lives
+
+
+def _mismatches(table: Table, seeds: npt.NDArray[np.uint64]) -> list[tuple[int, int, int]]:
+    """(index, kernel outcome, reference outcome) of every hand the two play differently
+    (the outcome with the live players at the last deal above bit 16)."""
+    outcomes, lives = table.play(seeds)
+    kernel = (outcomes + (lives << 16)).tolist()
+    found, live = _reference(table, seeds)
+    reference = [o + (v << 16) for o, v in zip(found, live, strict=True)]
+    return [(i, a, b) for i, (a, b) in enumerate(zip(kernel, reference, strict=True)) if a != b]
+
+
+# -- the shared arithmetic ------------------------------------------------------------------
+
+
+def test_the_dealer_and_the_kernel_call_the_same_rule_functions() -> None:
+    for name in ("stud_shortfall", "scrambles_burns", "must_reshuffle", "discard_returns"):
+        shared = getattr(exhaustion_rules, name)
+        assert getattr(dealer, name) is shared and getattr(k, name) is shared, name
+
+
+def test_the_rule_arithmetic_reads_the_texts() -> None:
+    """Rules 003, 'Seven-card stud': eight players who all stay have one stub card and three
+    earlier burns for seventh street: a community card (off the stub), no burn needed; seven
+    players have six and need seven: one burn card again; one of eight folded: three in the
+    stub, three burns, seven players: a community card off the stub."""
+    assert stud_shortfall(0, 3, 8, 1) == (1, True)
+    assert stud_shortfall(6, 3, 7, 1) == (1, False)
+    assert stud_shortfall(3, 3, 7, 1) == (0, True)
+    assert stud_shortfall(10, 2, 10, 1) == (0, False)
+    assert scrambles_burns(1, 8, 3) and not scrambles_burns(10, 8, 3)
+    assert not scrambles_burns(1, 8, 0)  # nothing to scramble in
+    # 'the bottom card of the deck is never given as a replacement'
+    assert must_reshuffle(1, False, False) and not must_reshuffle(1, True, False)
+    assert not must_reshuffle(1, False, True) and must_reshuffle(0, True, True)
+    # 'the earlier players' discards (but not the player's own discards!)'
+    assert discard_returns(DRAW_OTHERS_DISCARDS, 0, 3, 0, 4)
+    assert not discard_returns(DRAW_OTHERS_DISCARDS, 0, 4, 0, 4)
+    assert discard_returns(DRAW_OTHERS_DISCARDS, 0, 4, 1, 4)
+    assert not discard_returns(DRAW_EARLIER_ROUNDS, 1, 3, 1, 4)
+    assert discard_returns(DRAW_ALL_DISCARDS, 1, 4, 1, 4)
+    # 'he is given four of them in turn ... and then the dealer returns to that player'
+    assert [held_back(c, False) for c in range(7)] == [0, 0, 0, 0, 0, 1, 2]
+    assert held_back(5, True) == 0
+
+
+# -- hand for hand --------------------------------------------------------------------------
+
+
+def _tables() -> list[tuple[str, Table]]:
+    """Every game under every rule it takes, at its most players, with folding, a
+    threshold, and the draw's house rules both ways."""
+    found = []
+    for code, family in GAMES.items():
+        for rule in rules_of(family):
+            base = ExhaustionModel(code, (2, 2), rule)
+            most = base.base_game.max_players
+            while True:  # without a rule, only as many as the deck serves
+                try:
+                    replace(base, players=(most, most))
+                    break
+                except ValueError:
+                    most -= 1
+            settings = [dict(fold_chance=0.08)]
+            settings.append(dict(threshold="2 cards" if family.low else "TT", fold_chance=0.05))
+            if family.draws:
+                settings.append(dict(deals_bottom_card=True, five_consecutive=True))
+                settings.append(dict(deals_bottom_card=True, fold_chance=0.02, draw_rank="Q"))
+            for extra in settings:
+                model = replace(base, players=(most, most), **extra)
+                found.append((f"{code} {rule.value} {extra}", model.table(most)))
+    return found
+
+
+def test_every_game_and_rule_agrees_hand_for_hand() -> None:
+    """A few hundred hands of each game under each rule and setting: the same outcome and
+    the same players still in, hand for hand — and every procedure turns up somewhere."""
+    seen = 0
+    for label, table in _tables():
+        seeds = _seeds(250)
+        assert _mismatches(table, seeds) == [], label
+        seen |= int(np.bitwise_or.reduce(table.play(seeds)[0]))
+    every = (
+        k.BURNS_REUSED,
+        k.COMMUNITY_CARD,
+        k.BURNS_SCRAMBLED,
+        k.RESHUFFLED,
+        k.BOTTOM_CARD,
+        k.FIVE_CONSECUTIVE,
+    )
+    assert all(seen & bit for bit in every), bin(seen)
+
+
+def test_the_comparison_can_fail() -> None:
+    """A kernel told another rule than the engine plays is caught hand by hand."""
+    texts = ExhaustionModel("F7S", (8, 8), fold_chance=0.1).table(8)
+    wsop = ExhaustionModel("F7S", (8, 8), ExhaustionRule.STUD_WSOP, fold_chance=0.1).table(8)
+    wrong = Table(texts.game, 8, texts.family, 0.1, -1, 0, texts.program, wsop.settings)
+    assert len(_mismatches(wrong, _seeds(200))) > 50
+    draw = ExhaustionModel("F5CD", (8, 8), ExhaustionRule.DRAW_OTHERS_DISCARDS).table(8)
+    settings = draw.settings.copy()
+    settings[k.S_FIVE] = 1  # the kernel deals five in a row, the engine does not
+    five = Table(draw.game, 8, draw.family, 0.0, -1, draw.draw_rank, draw.program, settings)
+    assert len(_mismatches(five, _seeds(200))) > 50
+
+
+def _agree_at_volume(model: ExhaustionModel, hands: int) -> dict[str, int]:
+    """``hands`` hands through the kernel and through the reference engine; the outcomes
+    must agree hand for hand.  Returns how many hands needed each procedure."""
+    table = model.table(model.players[0])
+    seeds = _seeds(hands)
+    outcomes, lives = table.play(seeds)
+    found, alive = _reference(table, seeds)
+    reference = np.array(found, dtype=np.int64)
+    live = np.array(alive, dtype=np.int64)
+    differ = np.flatnonzero((reference != outcomes) | (live != lives))
+    assert differ.size == 0, f"{differ.size} hands differ, the first {differ[:5].tolist()}"
+    return {name: int(np.count_nonzero(outcomes & bit)) for name, bit in model.events}
+
+
+@pytest.mark.slow
+def test_eight_handed_stud_with_folding_agrees_for_100_000_hands() -> None:
+    model = ExhaustionModel("F7S", (8, 8), fold_chance=0.1)
+    counts = _agree_at_volume(model, 100_000)
+    # Every procedure of the rule is exercised, and none always.
+    assert all(0 < c < 100_000 for c in counts.values()), counts
+
+
+@pytest.mark.slow
+def test_eight_handed_five_card_draw_agrees_for_100_000_hands() -> None:
+    model = ExhaustionModel("F5CD", (8, 8), ExhaustionRule.DRAW_OTHERS_DISCARDS, fold_chance=0.1)
+    counts = _agree_at_volume(model, 100_000)
+    assert all(0 < c < 100_000 for c in counts.values()), counts
+
+
+def test_the_reference_hand_shows_the_procedures() -> None:
+    """The reference hands behind the outcome bits: eight who stay to seventh street get a
+    community card and a burn dealt again; a draw that runs the stub out reshuffles."""
+    stud = ExhaustionModel("F7S", (8, 8)).table(8)
+    _, live, hand = play_reference(stud, 7)
+    assert live == 8
+    assert [e for e in hand.events if isinstance(e, Exhausted)] == [
+        Exhausted("seventh street", 0, 1, True)
+    ]
+    draw = ExhaustionModel("F2L3D", (8, 8), ExhaustionRule.DRAW_OTHERS_DISCARDS).table(8)
+    outcome, _, hand = play_reference(draw, 7)
+    assert outcome & k.RESHUFFLED and any(isinstance(e, Reshuffled) for e in hand.events)

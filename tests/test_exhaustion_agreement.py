@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from simulations.engine import dealer, exhaustion_rules
+from simulations.engine import card_phases, dealer, exhaustion_rules
 from simulations.engine.events import Exhausted, Reshuffled
 from simulations.engine.exhaustion_rules import (
     DRAW_ALL_DISCARDS,
@@ -61,6 +61,8 @@ def test_the_dealer_and_the_kernel_call_the_same_rule_functions() -> None:
     for name in ("stud_shortfall", "scrambles_burns", "must_reshuffle", "discard_returns"):
         shared = getattr(exhaustion_rules, name)
         assert getattr(dealer, name) is shared and getattr(k, name) is shared, name
+    # the five-consecutive rule: the hand's draw and the kernel's
+    assert card_phases.held_back is exhaustion_rules.held_back is k.held_back
 
 
 def test_the_rule_arithmetic_reads_the_texts() -> None:

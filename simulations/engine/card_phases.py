@@ -58,6 +58,7 @@ from simulations.engine.events import (
     Passed,
     Twisted,
 )
+from simulations.engine.exhaustion_rules import held_back
 from simulations.engine.forced import clockwise
 from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.phases import (
@@ -281,9 +282,10 @@ class CardPhases:
         self._dealer.discard(self._draws, seat, discards)
         self.events.append(Discarded(seat, discards))
         now = len(discards) + street.extra  # Four-before: one more than discarded
-        if not self.game.five_consecutive and now >= 5:
-            self._owed.append((seat, now - 4))
-            now = 4
+        later = held_back(now, self.game.five_consecutive)  # the kernel's arithmetic too
+        if later:
+            self._owed.append((seat, later))
+            now -= later
         self._replace(seat, now, street.street)
 
     def _replace(self, seat: int, count: int, street: str) -> None:

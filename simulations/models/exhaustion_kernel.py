@@ -44,6 +44,7 @@ from simulations.models.exhaustion_policy import (
     round_folds,
     start_score,
 )
+from simulations.models.splitmix import skip, uniform
 
 # The phases as a program of rows: (kind, a, b, c, d).
 DEAL = 0  # a: down, b: up, c: board, d: burn
@@ -82,25 +83,7 @@ LAST_REPLACED = 6
 DRAWS = 7  # draws done
 STATE = 8
 
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 RESHUFFLE_KEY = 0xD1B54A32D192ED03  # the reshuffle stream's seed is the hand's, xor this
-
-
-@nb.njit(cache=True)
-def _next(state: npt.NDArray[np.uint64]) -> np.uint64:
-    """SplitMix64: the next 64-bit output of ``state[0]``."""
-    state[0] += _GAMMA
-    z = state[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    out: np.uint64 = z ^ (z >> np.uint64(31))
-    return out
-
-
-@nb.njit(cache=True)
-def uniform(state: npt.NDArray[np.uint64]) -> float:
-    """A uniform in [0, 1) with 53 random bits."""
-    return float(_next(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @nb.njit(cache=True)
@@ -302,7 +285,7 @@ def play_hands(
         if cards_matter:
             shuffle_deck(state, stub, size)
         else:  # the same stream position, without the draws
-            state[0] += np.uint64(size - 1) * _GAMMA
+            skip(state, size - 1)
         st[:] = 0
         st[END] = size
         st[LAST_REPLACED] = -1

@@ -8,7 +8,8 @@ same compiled functions (:mod:`simulations.engine.guts_rules`,
 :mod:`simulations.engine.odd_chips`).  A test plays 100,000 sessions both ways on the same
 decks and the same decisions and demands the same outcome of each.
 
-Randomness: each session has its own 64-bit seed and draws from a SplitMix64 stream, the
+Randomness: each session has its own 64-bit seed and draws from a SplitMix64 stream
+(:mod:`simulations.models.splitmix`), the
 same fixed amount every deal — the deck (a partial Fisher–Yates shuffle of the cards the deal
 can use), one uniform per seat for the in/out decision and one per seat for a challenge — so
 that :func:`session_draws` can hand the reference session the very decks and decisions the
@@ -23,6 +24,7 @@ import numpy.typing as npt
 
 from simulations.engine.guts_rules import VICIOUS, over_cap, owed
 from simulations.engine.odd_chips import winner_chips
+from simulations.models.splitmix import uniform
 
 DECK = 52
 # The most chips the pot and the set-aside may reach before a session stops (as the session).
@@ -65,23 +67,6 @@ _MASK = (1 << 64) - 1
 
 
 @nb.njit(cache=True)
-def _next(state: npt.NDArray[np.uint64]) -> np.uint64:
-    """SplitMix64: the next 64-bit output of ``state[0]``."""
-    state[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = state[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    out: np.uint64 = z ^ (z >> np.uint64(31))
-    return out
-
-
-@nb.njit(cache=True)
-def _uniform(state: npt.NDArray[np.uint64]) -> float:
-    """A uniform in [0, 1) with 53 random bits."""
-    return float(_next(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@nb.njit(cache=True)
 def draw_deal(
     state: npt.NDArray[np.uint64],
     deck: npt.NDArray[np.int64],
@@ -93,12 +78,12 @@ def draw_deal(
     cards are a uniform random sequence, then a uniform per seat for the decision and one
     per seat for a challenge."""
     for i in range(needed):
-        j = i + int(_uniform(state) * (DECK - i))
+        j = i + int(uniform(state) * (DECK - i))
         deck[i], deck[j] = deck[j], deck[i]
     for s in range(decide.shape[0]):
-        decide[s] = _uniform(state)
+        decide[s] = uniform(state)
     for s in range(challenge.shape[0]):
-        challenge[s] = _uniform(state)
+        challenge[s] = uniform(state)
 
 
 @nb.njit(cache=True)
@@ -150,6 +135,30 @@ def _take(
 
 
 @nb.njit(cache=True)
+def _pay_in(pot: int, aside: int, hits: int, amount: int, cap: int) -> tuple[int, int, int]:
+    """``amount`` paid into ``pot``, what passes the cap set aside: the new pot, set-aside
+    and count of payments over the cap."""
+    extra = over_cap(pot, amount, cap)
+    if extra:
+        return pot + amount - extra, aside + extra, hits + 1
+    return pot + amount, aside, hits
+
+
+@nb.njit(cache=True)
+def _end(
+    pot: int, aside: int, to_last_winner: bool, winners: npt.NDArray[np.int64], count: int,
+    button: int, n: int, odd: int, nets: npt.NDArray[np.int64],
+) -> int:  # fmt: skip
+    """The game ends: the winners take the pot (and the set-aside, where the last winner
+    takes it); returns what stays set aside."""
+    if to_last_winner and aside:
+        pot += aside
+        aside = 0
+    _take(pot, winners, count, button, n, odd, nets)
+    return aside
+
+
+@nb.njit(cache=True)
 def play_sessions(
     seeds: npt.NDArray[np.uint64],
     n: int,
@@ -182,6 +191,9 @@ def play_sessions(
     ante = rules[R_ANTE]
     cap = rules[R_CAP]
     odd = rules[R_ODD_CHIPS]
+    last_winner = rules[R_LAST_WINNER] != 0
+    worst_twice = rules[R_WORST_TWICE] != 0
+    vicious_every = rules[R_VICIOUS_EVERY] != 0
     tracked = pot_sums.shape[0]
     state = np.zeros(1, dtype=np.uint64)
     deck = np.empty(DECK, dtype=np.int64)
@@ -198,10 +210,7 @@ def play_sessions(
         net = nets[t]
         for s in range(n):
             net[s] = -ante
-        pot = ante * n
-        aside = over_cap(0, pot, cap)
-        pot -= aside
-        hits = 1 if aside else 0
+        pot, aside, hits = _pay_in(0, 0, 0, ante * n, cap)
         button = 0
         dealt_deals = 0
         big = 0
@@ -258,11 +267,7 @@ def play_sessions(
                             at += 1
                 if count == 0:  # 'if no one challenges him, the dealer wins'
                     winners[0] = button
-                    if rules[R_LAST_WINNER] and aside:
-                        pot += aside
-                        aside = 0
-                    _take(pot, winners, 1, button, n, odd, net)
-                    pot = 0
+                    aside = _end(pot, aside, last_winner, winners, 1, button, n, odd, net)
                     result = ENDED
                     break
                 ins[count] = button
@@ -271,11 +276,7 @@ def play_sessions(
                 if rules[R_RE_ANTE]:
                     for s in range(n):
                         net[s] -= ante
-                    extra = over_cap(pot, ante * n, cap)
-                    pot += ante * n - extra
-                    if extra:
-                        aside += extra
-                        hits += 1
+                    pot, aside, hits = _pay_in(pot, aside, hits, ante * n, cap)
                 button = (button + 1) % n
                 continue
             elif count == 1:
@@ -284,19 +285,11 @@ def play_sessions(
                 if alone_dealer and _value(hands[seat], cards, three, two) < rules[R_PAIR]:
                     if rules[R_DEALER_MATCHES]:
                         net[seat] -= pot
-                        extra = over_cap(pot, pot, cap)
-                        pot += pot - extra
-                        if extra:
-                            aside += extra
-                            hits += 1
+                        pot, aside, hits = _pay_in(pot, aside, hits, pot, cap)
                     button = (button + 1) % n
                     continue
                 winners[0] = seat
-                if rules[R_LAST_WINNER] and aside:
-                    pot += aside
-                    aside = 0
-                _take(pot, winners, 1, button, n, odd, net)
-                pot = 0
+                aside = _end(pot, aside, last_winner, winners, 1, button, n, odd, net)
                 result = ENDED
                 break
             # The showdown among those in.
@@ -312,39 +305,24 @@ def play_sessions(
                 if values[ins[i]] == best:
                     winners[w] = ins[i]
                     w += 1
-            paid = 0
-            if pot_rule == VICIOUS:
-                for i in range(count):
-                    seat = ins[i]
-                    pays[i] = owed(
-                        pot_rule, pot, values[seat] == best, values[seat] == worst,
-                        rules[R_WORST_TWICE] != 0, rules[R_VICIOUS_EVERY] != 0,
-                    )  # fmt: skip
-            else:
-                if w == count:  # every player in tied: a winner and no loser
-                    if rules[R_LAST_WINNER] and aside:
-                        pot += aside
-                        aside = 0
-                    _take(pot, winners, w, button, n, odd, net)
-                    pot = 0
-                    result = ENDED
-                    break
+            if pot_rule != VICIOUS and w == count:  # all in tied: a winner and no loser
+                aside = _end(pot, aside, last_winner, winners, w, button, n, odd, net)
+                result = ENDED
+                break
+            for i in range(count):
+                seat = ins[i]
+                pays[i] = owed(
+                    pot_rule, pot, values[seat] == best, values[seat] == worst, worst_twice,
+                    vicious_every,
+                )  # fmt: skip
+            if pot_rule != VICIOUS:  # the vicious rule's pot stays: nobody takes it
                 _take(pot, winners, w, button, n, odd, net)
-                for i in range(count):
-                    seat = ins[i]
-                    pays[i] = owed(
-                        pot_rule, pot, values[seat] == best, values[seat] == worst,
-                        rules[R_WORST_TWICE] != 0, rules[R_VICIOUS_EVERY] != 0,
-                    )  # fmt: skip
                 pot = 0
+            paid = 0
             for i in range(count):
                 net[ins[i]] -= pays[i]
                 paid += pays[i]
-            extra = over_cap(pot, paid, cap)
-            pot += paid - extra
-            if extra:
-                aside += extra
-                hits += 1
+            pot, aside, hits = _pay_in(pot, aside, hits, paid, cap)
             button = (button + 1) % n
         deals[t] = dealt_deals
         outcome[t] = result

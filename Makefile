@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 JOB ?= examples/bad_beat.toml
 
-.PHONY: run test lint bench tools compile pure clean
+.PHONY: run test lint bench mutate tools compile pure clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "cardroom needs Python 3.11 or newer")'
@@ -59,6 +59,15 @@ bench: $(VENV)/.installed-bench $(COMPILED_STAMP)
 	$(BIN)/python bench/bench_service.py
 	$(BIN)/python bench/bench_store.py
 	$(BIN)/python bench/bench_engine.py
+
+# Mutation testing (docs/mutation.md): mutmut mutates the engine's betting, pots, settlement,
+# dealing and showdown modules ([tool.mutmut] in pyproject.toml) and runs the scenario corpus
+# against every mutant.  A mutant of a compiled module would never run, so the run works on
+# a copy of the tree without the compiled build (build/mutation); the build in the working
+# tree is neither used nor changed.  Prints the score per module; 17 to 25 minutes on 2 cores.
+mutate: $(VENV)/.installed-test
+	test -x $(BIN)/mutmut || $(BIN)/python -m pip install --quiet -e '.[test,mutate]'
+	$(BIN)/python bench/mutation.py run
 
 # The end-to-end tests also use buf (npm) and Prometheus (Debian); .ci/run installs both.
 tools:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from service import client
+from service import cli_phh, cli_verify, client
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.jobfile import JobFileError, load_job
 from service.kinds import check_drawable, draw, render
@@ -127,6 +127,13 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--file", type=Path, help="deal the game of this game file (TOML)")
     deal.add_argument("--players", type=_positive, default=6)
     deal.add_argument("--seed", type=int, default=0)
+    deal.add_argument(
+        "--phh",
+        metavar="FILE",
+        help="also write the hand as a PHH hand history to FILE ('-': only the PHH, to stdout)",
+    )
+    cli_phh.add_parser(commands)
+    cli_verify.add_parser(commands)
     listing = with_address(commands.add_parser("list", help="list jobs, newest first"))
     listing.add_argument(
         "--state", choices=[s for s in client.STATE_NAMES.values() if s != "unspecified"]
@@ -348,6 +355,8 @@ def cmd_games(args: argparse.Namespace) -> int:
 def cmd_deal(args: argparse.Namespace) -> int:
     found = _chosen_game(args, "deal")
     if found.kind is GameKind.GUTS:
+        if args.phh is not None:
+            raise ValueError(f"--phh: {found.code} is a game of guts: PHH records poker hands")
         return _deal_guts(found, args.players, args.seed)
     game = found.game()
     if not game.min_players <= args.players <= game.max_players:
@@ -356,8 +365,13 @@ def cmd_deal(args: argparse.Namespace) -> int:
             f"players, got {args.players}"
         )
     deals = DealSequence(game, [200] * args.players, button=0, rng=np.random.default_rng(args.seed))
+    play_deals_plainly(deals)
+    if args.phh is not None:
+        cli_phh.write_deal(found.code, deals, args.phh)
+        if args.phh == "-":
+            return 0
     print(f"{found.name}, {args.players} players, seed {args.seed}; the button on seat 0")
-    for line in describe_deals(play_deals_plainly(deals)):
+    for line in describe_deals(deals):
         print(f"  {line}")
     return 0
 
@@ -394,6 +408,8 @@ COMMANDS = {
     "list": cmd_list,
     "games": cmd_games,
     "deal": cmd_deal,
+    "replay": cli_phh.cmd_replay,
+    "verify": cli_verify.cmd_verify,
 }
 
 

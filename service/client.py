@@ -1,10 +1,11 @@
-"""Client commands of the ``cardroom`` CLI: submit, status, result, cancel, list."""
+"""Client commands of the ``cardroom`` CLI: submit, status, result, cancel, list; and the
+Verify call for checking scenario files on a server."""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC
 from pathlib import Path
@@ -15,6 +16,8 @@ from tqdm import tqdm
 
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.api.cardroom.v1 import job_service_pb2_grpc as pb_grpc
+from service.api.cardroom.v1 import verify_service_pb2 as vpb
+from service.api.cardroom.v1 import verify_service_pb2_grpc as vpb_grpc
 from service.convert import ConversionError, mapping_to_spec, result_to_report, spec_to_mapping
 from service.jobfile import JobFileError, job_from_mapping, read_job_mapping
 from service.kinds import KINDS, draw, render
@@ -22,6 +25,7 @@ from simulations.spec import SpecError
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 CONNECT_TIMEOUT = 5.0  # seconds to wait for a server before giving up
+VERIFY_TIMEOUT = 600.0  # seconds a Verify call may take (the server's limits keep it far less)
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
 STATE_NAMES = {value: name.removeprefix("JOB_STATE_").lower() for name, value in
@@ -52,6 +56,12 @@ class JobServiceClient(Protocol):
     CancelJob: grpc.UnaryUnaryMultiCallable[pb.CancelJobRequest, pb.CancelJobResponse]
 
 
+class VerifyServiceClient(Protocol):
+    """The VerifyService stub with its call typed (see :class:`JobServiceClient`)."""
+
+    Verify: grpc.UnaryUnaryMultiCallable[vpb.VerifyRequest, vpb.VerifyResponse]
+
+
 @contextmanager
 def connect(address: str) -> Iterator[JobServiceClient]:
     channel = grpc.insecure_channel(address)
@@ -66,6 +76,36 @@ def connect(address: str) -> Iterator[JobServiceClient]:
         code = err.code()
         exit_code = EXIT_BAD_INPUT if code == grpc.StatusCode.INVALID_ARGUMENT else EXIT_FAILED
         raise ClientError(f"{code.name}: {err.details()}", exit_code) from None
+    finally:
+        channel.close()
+
+
+def verify(
+    address: str, files: Sequence[tuple[str, str]], timeout: float = VERIFY_TIMEOUT
+) -> vpb.VerifyResponse:
+    """Check scenario files, each (the name to report it as, its TOML text), on the server at
+    ``address``: one report per file, the totals, and the exit status ``cardroom verify``
+    would give (:func:`service.verify_service.file_reports` reads the reports back).
+
+    A call that fails — no server, a request refused, the deadline passed — is a
+    :class:`ClientError` with exit code 2: the files could not be checked, which ``cardroom
+    verify`` reports as it does a malformed file, never as a failed expectation (1).
+    """
+    request = vpb.VerifyRequest(files=[vpb.ScenarioFile(name=n, text=t) for n, t in files])
+    channel = grpc.insecure_channel(address)
+    try:
+        try:
+            grpc.channel_ready_future(channel).result(timeout=CONNECT_TIMEOUT)
+        except grpc.FutureTimeoutError:
+            raise ClientError(
+                f"cannot reach a cardroom server at {address}", EXIT_BAD_INPUT
+            ) from None
+        stub = cast(VerifyServiceClient, vpb_grpc.VerifyServiceStub(channel))
+        try:
+            return stub.Verify(request, timeout=timeout)
+        except grpc.RpcError as err:
+            code = err.code()
+            raise ClientError(f"{code.name}: {err.details()}", EXIT_BAD_INPUT) from None
     finally:
         channel.close()
 

@@ -1,5 +1,5 @@
-"""The gRPC server: JobService, GameService, the standard health service, and server
-reflection."""
+"""The gRPC server: JobService, GameService, VerifyService, the standard health service, and
+server reflection."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from service.api.cardroom.v1 import game_service_pb2 as game_pb
 from service.api.cardroom.v1 import game_service_pb2_grpc as game_pb_grpc
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.api.cardroom.v1 import job_service_pb2_grpc as pb_grpc
+from service.api.cardroom.v1 import verify_service_pb2_grpc as verify_pb_grpc
 from service.convert import (
     ConversionError,
     api_field,
@@ -47,6 +48,7 @@ from service.store import (
     StoreError,
     decode_page_token,
 )
+from service.verify_service import VERIFY_SERVICE_NAME, VerifyService
 from simulations.engine.gamefile import GameFileError
 from simulations.spec import SpecError, echo
 from workers.runner import RayCluster, ShardPool
@@ -448,9 +450,10 @@ async def _serve_jobs(
     """Resume the stored jobs, serve until a stop signal, then stop serving."""
     pb_grpc.add_JobServiceServicer_to_server(JobService(manager, metrics), server)
     game_pb_grpc.add_GameServiceServicer_to_server(GameService(metrics), server)
+    verify_pb_grpc.add_VerifyServiceServicer_to_server(VerifyService(metrics), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    services = (SERVICE_NAME, GAME_SERVICE_NAME)
+    services = (SERVICE_NAME, GAME_SERVICE_NAME, VERIFY_SERVICE_NAME)
     reflection.enable_server_reflection(
         (*services, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )

@@ -100,6 +100,54 @@ def test_buf_curl_lists_and_checks_games(server: Server) -> None:
     assert json.loads(razz.stdout)["game"]["summary"]["code"] == "FR"
 
 
+# Three players; the button (p3) and the small blind (p1) fold: the big blind wins the blinds.
+FOLDED = """\
+[defaults]
+game = "NT"
+starting_stacks = [1000, 1000, 1000]
+blinds_or_straddles = [5, 10, 0]
+min_bet = 10
+actions = ["d dh p1 AsKs", "d dh p2 QdQc", "d dh p3 7h7d", "p3 f", "p1 f"]
+
+[[scenario]]
+name = "folded to the big blind"
+expect = { stacks = [995, 1005, 1000] }
+
+[[scenario]]
+name = "said to keep every chip"
+expect = { stacks = [1000, 1000, 1000] }
+"""
+
+
+def test_buf_curl_lists_the_verify_service_and_verifies(server: Server) -> None:
+    """VerifyService through server reflection only: a scenario file's text in as JSON, one
+    result per scenario out (a failed expectation as expected against actual), and the exit
+    status; a request without files is INVALID_ARGUMENT."""
+    listed = _buf_curl(server, "--list-services", f"http://{server.address}")
+    assert "cardroom.v1.VerifyService" in listed.stdout.split(), listed.stderr
+    url = f"http://{server.address}/cardroom.v1.VerifyService/Verify"
+    body = {"files": [{"name": "house/folded.toml", "text": FOLDED}]}
+    got = _buf_curl(server, "-d", json.dumps(body), url)
+    assert got.returncode == 0, got.stderr
+    answer = json.loads(got.stdout)
+    [report] = answer["files"]
+    assert report["name"] == "house/folded.toml" and "error" not in report
+    passed, failed = report["results"]
+    assert (passed["name"], passed["outcome"]) == (
+        "folded to the big blind",
+        "SCENARIO_OUTCOME_PASSED",
+    )
+    assert failed["outcome"] == "SCENARIO_OUTCOME_FAILED"
+    [difference] = failed["differences"]
+    assert difference["field"].startswith("expect.stacks") and "1005" in difference["actual"]
+    assert (answer["scenarios"], answer["passed"], answer["failed"]) == (2, 1, 1)
+    assert answer["exitCode"] == 1
+    refused = _buf_curl(server, "-d", "{}", url)
+    output = refused.stdout + refused.stderr
+    assert refused.returncode != 0 and "invalid_argument" in output, output
+    assert "files: at least one file is required" in output, output
+
+
 def test_prometheus_scrapes_the_service(server: Server, tmp_path: Path) -> None:
     """A real Prometheus server scrapes /metrics; the test reads a cardroom metric back
     through Prometheus' HTTP API."""

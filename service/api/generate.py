@@ -12,7 +12,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTO_ROOT = ROOT / "proto"
-PROTO_FILES = ("cardroom/v1/game_service.proto", "cardroom/v1/job_service.proto")
+PROTO_FILES = (
+    "cardroom/v1/game_service.proto",
+    "cardroom/v1/job_service.proto",
+    "cardroom/v1/verify_service.proto",
+)
 # The generated modules import each other by their proto path; mapping the proto root
 # onto this package's folder makes those imports ``service.api.cardroom.v1...``.
 VIRTUAL_ROOT = "service/api"

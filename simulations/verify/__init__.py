@@ -1,0 +1,1 @@
+"""Rules verification: scenarios and hand histories checked against the engine."""

@@ -1,0 +1,311 @@
+"""A scenario's table (its file's defaults and any PHH hand already merged in) made into a
+:class:`~simulations.verify.model.Scenario`: the game with the house's options, the stakes
+and forced bets, the seats, the cards and the action lines.
+
+The house's ``options`` are a partial game file laid over the game's own file, and the whole
+is read by the game-file reader, so an unknown option or a value out of range is refused
+naming its key.  The stakes keys are PHH's (:func:`~simulations.phh.stakes.lay_stakes`).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from simulations.cards import Card, format_card, parse_cards
+from simulations.engine.game import GameDefinition
+from simulations.engine.gamefile import GameFileError, parse_game
+from simulations.engine.phases import cards_held
+from simulations.engine.showdown import HandRanking
+from simulations.engine.variants import variant
+from simulations.models.bad_beat import BadBeatRules
+from simulations.phh.lines import Line, LineError, Unplayable, deck_order, parse_line
+from simulations.phh.stakes import HandStakes, StakesError, lay_stakes
+from simulations.spec import echo
+from simulations.verify.expect_read import read_expect
+from simulations.verify.fields import ScenarioError, Table, player_seat
+from simulations.verify.files import deep_merge, resolve
+from simulations.verify.jackpot import BOARD_CARDS, HOLE_CARDS, JackpotRules
+from simulations.verify.model import Scenario
+from simulations.verify.phh_seed import PHH_INFORMATION
+
+MAX_GAME_FILE_BYTES = 256 * 1024
+
+
+def build_scenario(data: Mapping[str, Any], source: str, name: str, base: Path | None) -> Scenario:
+    """The scenario of ``data``, read from ``source`` (whose paths are relative to ``base``;
+    None: it may name no files); :class:`ScenarioError` naming the key."""
+    top = Table(data, "")
+    top.raw("name")
+    covers = top.strings("covers") or ()
+    for key in data:
+        if key.startswith("_") or (key in PHH_INFORMATION and key != "ante_trimming_status"):
+            top.raw(key)  # PHH's information and user fields: kept, never checked
+    game_base = _game(top, base)
+    stacks = top.integers("starting_stacks", low=1)
+    if stacks is None:
+        raise ScenarioError("starting_stacks", "is required: one stack a player")
+    players = len(stacks)
+    if not game_base.min_players <= players <= game_base.max_players:
+        low, high = game_base.min_players, game_base.max_players
+        raise ScenarioError(
+            "starting_stacks", f"{players} players: {game_base.name} takes {low} to {high}"
+        )
+    button_name = top.raw("button")
+    button = players - 1 if button_name is None else player_seat(button_name, "button", players)
+    game, straddles = _stakes(top, game_base, players, button)
+    lines = _lines(top, players)
+    deck, seed = _cards(top, game, players, button, lines)
+    finishing = top.numbers("finishing_stacks")
+    jackpot = _jackpot(top.table("jackpot"), game)
+    expect = read_expect(top.table("expect"), finishing, players)
+    if expect.jackpot is not None and jackpot is None:
+        raise ScenarioError("expect.jackpot", "the scenario has no jackpot table to judge")
+    wants_pays = expect.jackpot is not None and expect.jackpot.pays is not None
+    if wants_pays and (jackpot is None or jackpot.amount is None):
+        raise ScenarioError("expect.jackpot.pays", "needs the jackpot's amount (jackpot.amount)")
+    top.finish()
+    return Scenario(
+        file=source,
+        name=name,
+        covers=covers,
+        game=game,
+        stacks=stacks,
+        button=button,
+        straddles=straddles,
+        deck=deck,
+        seed=seed,
+        lines=lines,
+        jackpot=jackpot,
+        expect=expect,
+    )
+
+
+# --- the game ----------------------------------------------------------------------------------
+
+
+def _game(top: Table, base: Path | None) -> GameDefinition:
+    """The game (a registry code or a game file) with the house's ``options`` laid over it."""
+    code = top.string("game")
+    game_file = top.string("game_file")
+    phh_code = top.string("variant")
+    options = top.table("options")
+    if code is not None and game_file is not None:
+        raise ScenarioError("game_file", "give a game code (game) or a game file, not both")
+    code_field = "game"
+    if code is None and game_file is None:
+        if phh_code is None:
+            raise ScenarioError("game", "is required: a game code, a game_file, or PHH's variant")
+        code, code_field = phh_code, "variant"
+    elif code is not None and phh_code is not None and phh_code != code:
+        raise ScenarioError("variant", f"{echo(phh_code)} is not the scenario's game {echo(code)}")
+    if code is not None:
+        try:
+            found = variant(code)
+        except ValueError as error:
+            raise ScenarioError(code_field, str(error)) from None
+        source = f"game {code}"
+        data = _read_toml(Path(found.source), code_field)
+    else:
+        assert game_file is not None
+        path = resolve(base, game_file, "game_file")
+        source = f"game_file {game_file}"
+        data = _read_toml(path, "game_file")
+    changes = options.data if options is not None else {}
+    if options is not None:
+        for key in options.data:
+            options.raw(key)  # the game-file reader checks every option
+    try:
+        return parse_game(deep_merge(data, changes), source).game
+    except GameFileError as error:
+        touched = error.field.split(".", 1)[0].split("[", 1)[0]
+        if changes and (touched in changes or not error.field):
+            field = f"options.{error.field}" if error.field else "options"
+        else:
+            field = code_field if code is not None else "game_file"
+            if error.field:
+                field = f"{field} ({source}: {error.field})"
+        raise ScenarioError(field, error.problem) from None
+
+
+def _read_toml(path: Path, field: str) -> dict[str, Any]:
+    try:
+        raw = path.read_bytes()[: MAX_GAME_FILE_BYTES + 1]
+    except OSError as error:
+        raise ScenarioError(field, f"cannot read {path}: {error.strerror or error}") from None
+    if len(raw) > MAX_GAME_FILE_BYTES:
+        raise ScenarioError(field, f"{path} is larger than {MAX_GAME_FILE_BYTES:,} bytes")
+    try:
+        return tomllib.loads(raw.decode("utf-8").removeprefix("\ufeff"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError, RecursionError) as error:
+        raise ScenarioError(field, f"{path} is not a TOML game file: {error}") from None
+
+
+def _stakes(
+    top: Table, base: GameDefinition, players: int, button: int
+) -> tuple[GameDefinition, tuple[tuple[int, int], ...]]:
+    """PHH's stakes and forced bets laid on the game, and the straddles as (seat, total).
+
+    ``blinds_or_straddles`` has one entry a player from p1; the blinds are posted from the
+    button's left, so the list is read from there (the same list when the button is on the
+    last player, as PHH seats it)."""
+    raw_antes = top.raw("antes")
+    antes: tuple[int, ...] | None
+    if raw_antes is None or isinstance(raw_antes, list):
+        antes = top.integers("antes", low=0)
+    else:
+        antes = Table({"antes": [raw_antes]}, "").integers("antes", low=0) or (0,)
+    if top.boolean("ante_trimming_status") and antes is not None and any(antes):
+        raise ScenarioError(
+            "ante_trimming_status", "antes trimmed to the shortest stack are not played: false"
+        )
+    blinds = top.integers("blinds_or_straddles", low=0)
+    rotated: tuple[int, ...] | None = None
+    if blinds is not None:
+        if len(blinds) > players:
+            raise ScenarioError(
+                "blinds_or_straddles", f"{len(blinds)} entries for {players} players"
+            )
+        padded = [*blinds, *[0] * (players - len(blinds))]
+        rotated = tuple(padded[(button + 1 + k) % players] for k in range(players))
+    stakes = HandStakes(
+        antes=antes,
+        blinds_or_straddles=rotated,
+        bring_in=top.integer("bring_in", low=0),
+        small_bet=top.integer("small_bet", low=1),
+        big_bet=top.integer("big_bet", low=1),
+        min_bet=top.integer("min_bet", low=1),
+    )
+    try:
+        game, straddles = lay_stakes(base, stakes, players, button)
+    except StakesError as error:
+        raise ScenarioError(error.field, error.problem) from None
+    return game, tuple(((button + 1 + k) % players, total) for k, total in straddles)
+
+
+# --- the cards and the actions -------------------------------------------------------------------
+
+
+def _lines(top: Table, players: int) -> tuple[Line, ...]:
+    texts = top.strings("actions") or ()
+    lines = []
+    for index, text in enumerate(texts):
+        try:
+            lines.append(parse_line(text, players))
+        except LineError as error:
+            raise ScenarioError(f"actions[{index}]", str(error)) from None
+    return tuple(lines)
+
+
+def _cards(
+    top: Table, game: GameDefinition, players: int, button: int, lines: tuple[Line, ...]
+) -> tuple[tuple[Card, ...] | None, int | None]:
+    """The deck order (from the dealing lines or ``deck``) or the shuffle's seed: exactly
+    one of the three."""
+    seed = top.integer("seed", low=0)
+    deck_text = top.string("deck")
+    dealing = any(line.by_dealer for line in lines)
+    given = [
+        key
+        for key, present in (
+            ("actions (d dh / d db lines)", dealing),
+            ("deck", deck_text is not None),
+            ("seed", seed is not None),
+        )
+        if present
+    ]
+    if len(given) != 1:
+        what = " and ".join(given) if given else "none of them"
+        raise ScenarioError(
+            "deck" if deck_text is not None else "seed" if seed is not None else "actions",
+            f"the cards come from exactly one of the dealing lines of actions, deck or seed; "
+            f"this scenario gives {what}",
+        )
+    if seed is not None:
+        return None, seed
+    if deck_text is not None:
+        return _deck(deck_text, game), None
+    try:
+        return deck_order(game, players, button, lines), None
+    except Unplayable as error:
+        raise ScenarioError("actions", f"the dealing lines cannot be dealt: {error}") from None
+
+
+def _deck(text: str, game: GameDefinition) -> tuple[Card, ...]:
+    """``deck``: the top of the deck, the cards not named following in the pack's order."""
+    try:
+        top = parse_cards(text)
+    except ValueError as error:
+        raise ScenarioError("deck", str(error)) from None
+    pack = game.deck.deck().cards
+    in_pack = set(pack)
+    for card in top:
+        if card not in in_pack:
+            raise ScenarioError(
+                "deck", f"{format_card(card)} is not a card of {game.name}'s {game.deck.label} deck"
+            )
+    named = set(top)
+    return (*top, *(card for card in pack if card not in named))
+
+
+def _jackpot(table: Table | None, game: GameDefinition) -> JackpotRules | None:
+    """``jackpot``: the qualifiers as :class:`BadBeatRules` checks them, the amount and the
+    shares (per cent; the usual half, quarter and quarter by default)."""
+    if table is None:
+        return None
+    losing = table.string("min_losing_hand")
+    winning = table.string("min_winning_hand")
+    hole = table.integer("hole_cards_play")
+    quads = table.boolean("quads_need_pocket_pair")
+    trips = table.boolean("board_trips_full_house")
+    defaults = BadBeatRules()
+    checks: tuple[tuple[str, dict[str, Any]], ...] = (
+        ("min_losing_hand", {"min_losing_hand": losing or defaults.min_losing_hand}),
+        ("min_winning_hand", {"min_winning_hand": winning}),
+        (
+            "hole_cards_play",
+            {"hole_cards_play": defaults.hole_cards_play if hole is None else hole},
+        ),
+    )
+    for key, values in checks:
+        try:
+            BadBeatRules(**values)
+        except ValueError as error:
+            raise ScenarioError(table.field(key), str(error)) from None
+    qualifiers = BadBeatRules(
+        min_losing_hand=losing or defaults.min_losing_hand,
+        min_winning_hand=winning,
+        hole_cards_play=defaults.hole_cards_play if hole is None else hole,
+        quads_need_pocket_pair=defaults.quads_need_pocket_pair if quads is None else quads,
+        board_trips_full_house=defaults.board_trips_full_house if trips is None else trips,
+    )
+    amount = table.integer("amount", low=0)
+    shares = table.table("shares")
+    parts = {"loser": 50, "winner": 25, "table": 25}
+    if shares is not None:
+        for key in parts:
+            value = shares.integer(key, low=0)
+            if value is not None:
+                parts[key] = value
+        shares.finish()
+    table.finish()
+    if sum(parts.values()) > 100 or any(v > 100 for v in parts.values()):
+        raise ScenarioError(table.field("shares"), f"{sum(parts.values())} per cent: 100 at most")
+    held, board = cards_held(game.phases)
+    halves = game.showdown.halves
+    holdem = (
+        (held, board) == (HOLE_CARDS, BOARD_CARDS)
+        and len(halves) == 1
+        and halves[0].ranking is HandRanking.HIGH
+        and halves[0].system is None
+        and game.deck.deck().size == 52
+    )
+    if not holdem:
+        raise ScenarioError(
+            "jackpot",
+            f"a bad-beat jackpot is judged in hold'em games (two hole cards, a five-card board, "
+            f"high hands, 52 cards); {game.name} is not one",
+        )
+    return JackpotRules(qualifiers, amount, parts["loser"], parts["winner"], parts["table"])

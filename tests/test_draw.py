@@ -174,6 +174,24 @@ def test_bad_draws_are_refused_and_leave_the_hand_unchanged(asked: bool) -> None
         assert state_of(hand) == before
 
 
+def test_a_draw_with_an_amount_is_refused() -> None:
+    """A draw names cards (Rules 003_6e018542f14946f8.txt, 'Five-card draw': the player
+    'discards' and is dealt as many): one that carries a bet amount is refused, naming it,
+    and the hand is unchanged."""
+    hand = Hand(five_card_draw(), [100] * 2, button=0, rng=np.random.default_rng(1))
+    _to_the_draw(hand)
+    seat = hand.actor
+    assert seat is not None
+    before = state_of(hand)
+    with pytest.raises(
+        IllegalAction, match=r"a draw names cards, not an amount \(got a total of 5\)"
+    ):
+        hand.act(Action(ActionKind.DRAW, total=5, cards=(hand.hole[seat][0],)))
+    assert state_of(hand) == before
+    hand.act(Action.draw([hand.hole[seat][0]]))  # the same draw without the amount is taken
+    assert hand.actor != seat
+
+
 def test_no_more_than_three_unless_keeping_an_ace() -> None:
     """Rules 003_6e018542f14946f8.txt: 'a player may not replace more than three cards,
     unless he draws four cards while keeping an ace (or wild card)'."""

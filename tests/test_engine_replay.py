@@ -41,6 +41,7 @@ from simulations.engine.hand import (
     Post,
 )
 from simulations.engine.limits import (
+    HeadsUpCap,
     IncompleteRaiseRule,
     Limit,
     PotLimitBlinds,
@@ -112,6 +113,9 @@ def _random_game(chooser: random.Random, limit: Limit, index: int) -> GameDefini
         odd_chips=ODD_CHIP_RULES[(index // 3) % len(ODD_CHIP_RULES)],
         short_all_ins=list(ShortAllInRule)[(index // 5) % len(ShortAllInRule)],
     )
+    if stakes.max_bets is not None and stakes.cap_lifted_heads_up:
+        # Both readings of when the cap's heads-up exception counts the players.
+        game = replace(game, heads_up_cap=list(HeadsUpCap)[(index // 7) % len(HeadsUpCap)])
     if on_button:
         game = replace(game, forced=ForcedBets(ante, blinds, first_blind_on_button=True))
     return game
@@ -388,6 +392,69 @@ def test_full_and_half_bet_rules_through_the_kernel(rule: IncompleteRaiseRule) -
     else:
         assert result.status[0] == ReplayStatus.TOO_FEW_ACTIONS  # the raise stood
         assert result.failed_action[0] == 4
+
+
+_SMALL_AS_BIG = holdem(
+    Limit.POT, blinds=(5, 10), stakes=Stakes(10), pot_limit_blinds=PotLimitBlinds.SMALL_AS_BIG
+)
+_CAPPED_GAME = holdem(Limit.FIXED, blinds=(10, 20), stakes=Stakes(20, 40, max_bets=4))
+_SUB_MINIMUM_BLIND = holdem(Limit.FIXED, blinds=(1, 2), stakes=Stakes(5, 10, max_bets=4))
+_CALLED_ROUND = [Action.call(), Action.call(), Action.check()]
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "actions", "refused", "status"),
+    [
+        # Rules 000_1a86611de8d3f5f7.txt, 'cap': 'at the time that what would have otherwise
+        # been the last raise is made': capped three-handed, a fold does not lift it.
+        (
+            _CAPPED_GAME,
+            3,
+            [*_CALLED_ROUND, Action.bet(20), *map(Action.raise_to, (40, 60, 80)), Action.fold()],
+            Action.raise_to(100),
+            ReplayStatus.CAPPED,
+        ),
+        # Rules 001_af8fb40237a5ae1f.txt: a big blind below the small bet is treated as a
+        # sub-minimum bring-in: 5 completes it, 10, 15 and 20 are the three raises.
+        (
+            _SUB_MINIMUM_BLIND,
+            4,
+            [*map(Action.raise_to, (5, 10, 15, 20))],
+            Action.raise_to(25),
+            ReplayStatus.CAPPED,
+        ),
+        # Rules 002_376df91f076a6501.txt, 'Pot limit': the small blind's own raise is to 50
+        # (call 5 into 35, raise 40), the credit not counted on top of his call ...
+        (_SMALL_AS_BIG, 4, [Action.call()] * 2, Action.raise_to(55), ReplayStatus.OUT_OF_RANGE),
+        # ... and once he has called, the pot is the real pot of 40 for the big blind.
+        (_SMALL_AS_BIG, 4, [Action.call()] * 3, Action.raise_to(55), ReplayStatus.OUT_OF_RANGE),
+    ],
+    ids=["cap after a fold", "sub-minimum blind", "small blind's raise", "after his call"],
+)
+def test_the_caps_and_blind_credits_through_the_kernel(
+    game: GameDefinition,
+    players: int,
+    actions: list[Action],
+    refused: Action,
+    status: ReplayStatus,
+) -> None:
+    """The kernel plays the cap, a sub-minimum blind and the small blind counted as a big one
+    as the reference engine does: every action before ``refused`` stands (the hand then
+    waits for more), ``refused`` is refused for the same reason."""
+    button = players - 1
+    deck = tuple(range(52))
+    played = HandRecord((1000,) * players, button, deck, tuple(actions))
+    result = replay(game, ReplayBatch.from_records([played]))
+    assert result.status[0] == ReplayStatus.TOO_FEW_ACTIONS
+    assert result.failed_action[0] == len(actions)
+    tried = HandRecord((1000,) * players, button, deck, (*actions, refused))
+    result = replay(game, ReplayBatch.from_records([tried]))
+    assert result.status[0] == status and result.failed_action[0] == len(actions)
+    reference = Hand(game, [1000] * players, button, deck=list(deck))
+    for action in actions:
+        reference.act(action)
+    with pytest.raises(IllegalAction):
+        reference.act(refused)
 
 
 def test_record_hand_rebuilds_the_deck_and_the_actions() -> None:

@@ -249,6 +249,19 @@ MISTAKES = [
     ),
     (HOLDEM, {("house", "incomplete_raise"): "half-bet"}, "house.incomplete_raise", "full bet"),
     (HOLDEM, {("house", "pot_limit_blinds"): "small-blind-as-big"}, "house.pot_limit_blinds", ""),
+    (HOLDEM, {("house", "heads_up_cap"): "start-of-round"}, "house.heads_up_cap", "cap lifted"),
+    (
+        "02-holdem-fixed-limit.toml",
+        {("stakes", "cap_lifted_heads_up"): False, ("house", "heads_up_cap"): "start-of-round"},
+        "house.heads_up_cap",
+        "only a cap lifted heads-up",
+    ),
+    (
+        "02-holdem-fixed-limit.toml",
+        {("house", "heads_up_cap"): "at-the-start"},
+        "house.heads_up_cap",
+        "start-of-round",
+    ),
     (HOLDEM, {("stakes", "spreads"): [[1, 5]]}, "stakes.spreads", "only spread limit"),
     (
         HOLDEM,
@@ -429,9 +442,11 @@ def test_house_options_reach_the_definition() -> None:
             ("house", "rake"): {"percent": 2.5, "caps": [{"players": 2, "cap": 3}]},
             ("forced", "big_blind_ante"): 2,
             ("house", "big_blind_ante_order"): "ante-first",
+            ("house", "heads_up_cap"): "start-of-round",
         },
     )
     game = parse_game(data).game
+    assert game.heads_up_cap.value == "start-of-round"
     assert str(game.incomplete_raise) == "half-bet" and str(game.straddles) == "live"
     assert game.odd_chips.value == "one-each-left-of-button"
     assert game.rake is not None and game.rake.percent == Fraction(1, 40)

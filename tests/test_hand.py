@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -13,7 +14,13 @@ from simulations.cards import parse_cards
 from simulations.decks import Deck
 from simulations.engine.game import JackpotDrop, Rake, holdem
 from simulations.engine.hand import Action, Hand, IllegalAction
-from simulations.engine.limits import IncompleteRaiseRule, Limit, Stakes
+from simulations.engine.limits import (
+    HeadsUpCap,
+    IncompleteRaiseRule,
+    Limit,
+    PotLimitBlinds,
+    Stakes,
+)
 from simulations.engine.pots import Pot
 from tests.state import state_of
 
@@ -301,3 +308,148 @@ def test_everyone_folds_to_a_player_all_in_on_the_ante() -> None:
     hand.act(Action.fold())
     assert hand.finished and hand.payoffs == (-3, -3, 6)
     assert [p.amount for p in hand.pots] == [9]
+
+
+def _fixed_three_handed_flop(heads_up_cap: HeadsUpCap = HeadsUpCap.AT_CAPPING_RAISE) -> Hand:
+    """$20/$40 with blinds 10/20, three players who all call to see the flop; seat 0 (the
+    small blind) acts first on it."""
+    game = holdem(Limit.FIXED, blinds=(10, 20), stakes=Stakes(20, 40, max_bets=4))
+    game = replace(game, heads_up_cap=heads_up_cap)
+    hand = Hand(game, [1000] * 3, button=2, rng=np.random.default_rng(3))
+    hand.act(Action.call(), 2)
+    hand.act(Action.call(), 0)
+    hand.act(Action.check(), 1)
+    assert hand.street == 1 and hand.actor == 0
+    return hand
+
+
+def test_a_fold_after_the_cap_does_not_lift_it() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Maximum number of raises': unlimited raising heads up
+    'when only two players are in the hand at the start of the betting round'; Rules
+    000_1a86611de8d3f5f7.txt, 'cap': or two 'at the time that what would have otherwise been
+    the last raise is made'.  The cap reached three-handed stays when one then folds."""
+    hand = _fixed_three_handed_flop()
+    hand.act(Action.bet(20), 0)
+    hand.act(Action.raise_to(40), 1)
+    hand.act(Action.raise_to(60), 2)
+    hand.act(Action.raise_to(80), 0)  # the fourth bet, three players in: capped
+    hand.act(Action.fold(), 1)
+    legal = hand.legal_actions()
+    assert legal.seat == 2 and legal.to_call == 20 and legal.wager is None
+    with pytest.raises(IllegalAction, match="capped"):
+        hand.act(Action.raise_to(100), 2)
+
+
+def test_a_cap_reached_heads_up_is_lifted() -> None:
+    """Rules 000_1a86611de8d3f5f7.txt, 'cap': 'the cap is removed if there are only two
+    players remaining ... at the time that what would have otherwise been the last raise is
+    made' -- here the round began three-handed, and one folded before the fourth bet."""
+    hand = _fixed_three_handed_flop()
+    hand.act(Action.bet(20), 0)
+    hand.act(Action.fold(), 1)
+    hand.act(Action.raise_to(40), 2)
+    hand.act(Action.raise_to(60), 0)
+    hand.act(Action.raise_to(80), 2)  # the fourth bet, made heads-up
+    legal = hand.legal_actions()
+    assert legal.seat == 0 and legal.wager == (100, 100)
+    hand.act(Action.raise_to(100), 0)
+    assert hand.legal_actions().wager == (120, 120)
+
+
+def test_the_start_of_round_reading_keeps_a_cap_reached_after_a_fold() -> None:
+    """Rules 000_1a86611de8d3f5f7.txt, 'cap', first case, and Rules 002_376df91f076a6501.txt:
+    heads up 'when only two players are in the hand at the start of the betting round'.
+    Under the house option ``heads_up_cap = "start-of-round"`` a round begun three-handed
+    stays capped though the fourth bet is made heads-up; the default lifts it."""
+    hand = _fixed_three_handed_flop(HeadsUpCap.START_OF_ROUND)
+    hand.act(Action.bet(20), 0)
+    hand.act(Action.fold(), 1)
+    hand.act(Action.raise_to(40), 2)
+    hand.act(Action.raise_to(60), 0)
+    hand.act(Action.raise_to(80), 2)
+    legal = hand.legal_actions()
+    assert legal.seat == 0 and legal.to_call == 20 and legal.wager is None
+    with pytest.raises(IllegalAction, match="capped"):
+        hand.act(Action.raise_to(100), 0)
+    hand.act(Action.call(), 0)
+    # The next round begins heads-up: no cap under either reading.
+    for total in (40, 80, 120, 160):
+        hand.act(Action.raise_to(total) if total > 40 else Action.bet(total))
+    assert hand.legal_actions().wager == (200, 200)
+
+
+def test_a_sub_minimum_big_blind_is_no_bet_toward_the_cap() -> None:
+    """Rules 001_af8fb40237a5ae1f.txt: a big blind below the small bet 'is treated the same way
+    a sub-minimum bring-in is treated in stud poker'; Rules 002_376df91f076a6501.txt,
+    'Blinds': after blinds of $1 and $2 in a $5 game players 'may either call the $2, or
+    raise to $5', and the cap counts three raises 'not including the opening bet'.  So 5 (the
+    completion), 10, 15 and 20 are allowed, and 20 caps the round."""
+    game = holdem(Limit.FIXED, blinds=(1, 2), stakes=Stakes(5, 10, max_bets=4))
+    hand = Hand(game, [100] * 4, button=3, rng=np.random.default_rng(4))
+    assert hand.legal_actions().wager == (5, 5)
+    hand.act(Action.raise_to(5), 2)
+    hand.act(Action.raise_to(10), 3)
+    hand.act(Action.raise_to(15), 0)
+    legal = hand.legal_actions()
+    assert legal.seat == 1 and legal.to_call == 13 and legal.wager == (20, 20)
+    hand.act(Action.raise_to(20), 1)
+    assert hand.legal_actions().wager is None
+    with pytest.raises(IllegalAction, match="capped"):
+        hand.act(Action.raise_to(25), 2)
+
+
+def test_a_sub_minimum_big_blind_is_completed_in_spread_limit() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Blinds': 'In some fixed-limit and spread-limit games,
+    the big blind amount may be less than the normal betting minimum' and players 'may raise
+    the amount needed to bring the current bet up to the normal minimum': with blinds 1/2
+    and a $5-$10 spread the first raise is to 5 up to 12, not from 2 + 5."""
+    game = holdem(Limit.SPREAD, blinds=(1, 2), stakes=Stakes(5, spreads=((5, 10),)))
+    hand = Hand(game, [100] * 4, button=3, rng=np.random.default_rng(4))
+    assert hand.legal_actions().wager == (5, 12)
+    hand.act(Action.raise_to(5), 2)
+    assert hand.legal_actions().wager == (10, 15)
+
+
+def test_the_small_blind_counted_as_big_counts_until_it_calls() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Pot limit': 'Subsequent players also treat the $5 as
+    if it were $10 in computing the pot size, until the big blind is through acting'.  The
+    credit stands for the others until the small blind calls, and never for himself: his
+    call already makes up the $5.  Blinds 5/10, two callers: each may raise to 50 -- the
+    small blind too (call 5 into 35, raise 40) -- and after his call the big blind may raise
+    to 50 on the real pot of 40, not 55."""
+    game = holdem(
+        Limit.POT,
+        blinds=(5, 10),
+        stakes=Stakes(10),
+        pot_limit_blinds=PotLimitBlinds.SMALL_AS_BIG,
+    )
+    hand = Hand(game, [1000] * 4, button=3, rng=np.random.default_rng(2))
+    assert hand.legal_actions().wager == (20, 40)  # 'open for a maximum of four times'
+    hand.act(Action.call(), 2)
+    assert hand.legal_actions().wager == (20, 50)
+    hand.act(Action.call(), 3)
+    legal = hand.legal_actions()
+    assert legal.seat == 0 and legal.to_call == 5 and legal.wager == (20, 50)
+    hand.act(Action.call(), 0)
+    legal = hand.legal_actions()
+    assert legal.seat == 1 and legal.wager == (20, 50)
+
+
+def test_a_folded_small_blind_still_counts_as_big_until_the_big_blind_acts() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Pot limit': the $5 counts as $10 'until the big blind
+    is through acting'.  A small blind that folds leaves his $5 in the pot as posted: the big
+    blind still counts it as 10 (pot 40, raise to 50); once he has acted the pot is real."""
+    game = holdem(
+        Limit.POT,
+        blinds=(5, 10),
+        stakes=Stakes(10),
+        pot_limit_blinds=PotLimitBlinds.SMALL_AS_BIG,
+    )
+    hand = Hand(game, [1000] * 4, button=3, rng=np.random.default_rng(2))
+    hand.act(Action.call(), 2)
+    hand.act(Action.call(), 3)
+    hand.act(Action.fold(), 0)
+    assert hand.legal_actions().wager == (20, 50)
+    hand.act(Action.raise_to(30), 1)
+    # 5 + 30 + 10 + 10 = 55 in the pot; seat 2 calls 20 (75) and may raise 75 more.
+    assert hand.legal_actions().wager == (50, 105)

@@ -7,9 +7,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from simulations.engine.events import Awarded
 from simulations.engine.game import JackpotDrop, Rake, holdem
 from simulations.engine.hand import Action, Hand
+from simulations.engine.history import describe_event
 from simulations.engine.limits import Limit
+from simulations.engine.pots import Pot
 
 FIVE_PERCENT = Rake(Fraction(5, 100), caps=((2, 1), (3, 2), (5, 3)))
 
@@ -59,3 +62,25 @@ def test_no_flop_no_drop() -> None:
     hand = _checked_down(always, None, fold_preflop=True)
     # The unmatched part of the raise comes back first: the pot is 25 and 5 % of it is 1.
     assert hand.rake == 1 and hand.payoffs[3] == 14
+
+
+def test_a_pot_the_rake_empties_keeps_its_place() -> None:
+    """Rules 002_376df91f076a6501.txt, '"All in"': the chips above an all-in player's go to 'a
+    side pot that only the players who contributed to it are eligible to win'.  Seat 0 is
+    all in on the small blind (main pot 3); the side pot is 82.  A 10 % rake (8) taken main
+    pot first empties the main pot: it stays, empty, as pot 0, and the 77 left are awarded
+    from side pot 1, never named the main pot."""
+    game = holdem(Limit.NO, blinds=(1, 2), rake=Rake(Fraction(10, 100)))
+    hand = Hand(game, [1, 200, 200], button=2, rng=np.random.default_rng(7))
+    hand.act(Action.call(), 2)
+    hand.act(Action.check(), 1)
+    hand.act(Action.bet(40), 1)
+    hand.act(Action.call(), 2)
+    while not hand.finished:
+        hand.act(Action.check())
+    assert hand.rake == 8
+    assert hand.pots == (Pot(0, (0, 1, 2)), Pot(77, (1, 2)))
+    awards = [e for e in hand.events if isinstance(e, Awarded)]
+    assert awards and {e.pot for e in awards} == {1}
+    assert sum(e.amount for e in awards) == 77
+    assert all("from side pot 1" in describe_event(e) for e in awards)

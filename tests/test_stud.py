@@ -214,6 +214,33 @@ def test_half_bet_rule_short_bring_in_completion() -> None:
     assert legal.seat == 2 and legal.wager == (5, 5)
 
 
+@pytest.mark.parametrize("stack", [2, 3])
+def test_a_bring_in_that_takes_every_chip_is_the_only_choice(stack: int) -> None:
+    """Rules 002_376df91f076a6501.txt, 'Bring-in': the player 'may choose either to pay only
+    what is required or to make a normal bet'; with no more chips than the bring-in (after
+    the ante) the normal bet is beyond him, and a "bet" of the same chips is refused.  'All
+    in before the deal': the next player 'must call the complete amount' -- the bring-in of
+    2 -- even when the short bring-in was 1."""
+    deck = _stud_deck(["As Ad Kc", "Qs Qd 9h", "2c 3c 4d"])
+    hand = Hand(seven_card_stud(ante=1, bring_in=2), [100, 100, stack], button=0, deck=deck)
+    legal = hand.legal_actions()
+    assert legal.seat == 2 and legal.bring_in == stack - 1 and legal.wager is None
+    with pytest.raises(IllegalAction, match="bring-in takes every chip"):
+        hand.act(Action.bet(stack - 1))
+    hand.act(Action.bring_in())
+    legal = hand.legal_actions()
+    assert legal.seat == 0 and legal.to_call == 2 and legal.wager == (5, 5)
+
+
+def test_a_short_stack_above_the_bring_in_may_still_complete_all_in() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Bring-in' and '"All in"': with 3 chips after the ante
+    against a bring-in of 2 the player may pay the 2 or make his bet, all in for 3."""
+    deck = _stud_deck(["As Ad Kc", "Qs Qd 9h", "2c 3c 4d"])
+    hand = Hand(seven_card_stud(ante=1, bring_in=2), [100, 100, 4], button=0, deck=deck)
+    legal = hand.legal_actions()
+    assert legal.seat == 2 and legal.bring_in == 2 and legal.wager == (3, 3)
+
+
 def test_stud_bad_definitions() -> None:
     base = seven_card_stud()
     with pytest.raises(ValueError, match="showing order"):

@@ -38,6 +38,10 @@ def check_cards(terms: ChoiceTerms, action: Action, showdown: Showdown) -> None:
     kind, offered, fewest, most, most_keeping_ace = terms
     if action.kind is not kind:
         raise IllegalAction(f"{kind.noun} is due: name the cards (got {action.kind.value})")
+    if action.total is not None:  # cards are chosen here, no chips: an amount is a mistake
+        raise IllegalAction(
+            f"{kind.noun} names cards, not an amount (got a total of {action.total})"
+        )
     cards = action.cards
     if len(set(cards)) != len(cards):
         raise IllegalAction(f"a card is named twice: {format_cards(cards)}")

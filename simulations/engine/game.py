@@ -41,6 +41,7 @@ from simulations.engine.game_parts import (
     StraddleRule as StraddleRule,
 )
 from simulations.engine.limits import (
+    HeadsUpCap,
     IncompleteRaiseRule,
     Limit,
     PotLimitBlinds,
@@ -116,6 +117,7 @@ class GameDefinition:
     rake: Rake | None = None
     jackpot_drop: JackpotDrop | None = None
     straddles: StraddleRule = StraddleRule.NONE
+    heads_up_cap: HeadsUpCap = HeadsUpCap.AT_CAPPING_RAISE
     min_players: int = 2
     max_players: int = 10
     acting_order: ActingOrder = ActingOrder.POSITION
@@ -138,6 +140,10 @@ class GameDefinition:
         ):
             # 'pot-limit and no-limit games usually use what is called the full bet rule'
             raise ValueError("pot-limit and no-limit games use the full bet rule")
+        if self.heads_up_cap is not HeadsUpCap.AT_CAPPING_RAISE and not (
+            self.stakes.max_bets is not None and self.stakes.cap_lifted_heads_up
+        ):
+            raise ValueError("only a cap lifted heads-up says when the players are counted")
         if not 2 <= self.min_players <= self.max_players:
             raise ValueError(
                 f"players run from 2 up: min {self.min_players}, max {self.max_players}"

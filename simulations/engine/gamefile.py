@@ -163,6 +163,9 @@ in a ``[[phases]]`` table) or a table naming its kind and street::
                                         # exact
     pot_limit_blinds = "as-posted"    # as-posted | small-blind-as-big (pot limit only)
     straddles = "none"                # none | live | mississippi (needs blinds)
+    heads_up_cap = "at-capping-raise" # at-capping-raise | start-of-round: when the cap's
+                                      # heads-up exception counts two players (a capped
+                                      # game lifting its cap heads-up only)
     big_blind_ante_order = "blind-first"  # blind-first | ante-first (needs a big-blind ante)
     jackpot_drop = { amount = 1, threshold = 20 }   # default: none
 
@@ -394,7 +397,7 @@ def _parse(data: Mapping[str, Any], source: str) -> GameEntry | GutsEntry:
         )
     deck, exhaustion, bottom_card, five_in_a_row = read_deck(top.table("deck"), draws, board)
     showdown, selection = read_showdown(top.table("showdown"), deck, name, held, board)
-    house = read_house(house_table, limit, forced)
+    house = read_house(house_table, limit, forced, stakes)
     kill = read_kill(top.table("kill"), deck)
     switch = read_switch(
         top.table("switch"),
@@ -422,6 +425,7 @@ def _parse(data: Mapping[str, Any], source: str) -> GameEntry | GutsEntry:
             rake=house.rake,
             jackpot_drop=house.jackpot_drop,
             straddles=house.straddles,
+            heads_up_cap=house.heads_up_cap,
             min_players=low,
             max_players=high,
             acting_order=acting_order,

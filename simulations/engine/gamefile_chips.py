@@ -24,6 +24,7 @@ from simulations.engine.gamefile_read import (
     type_name,
 )
 from simulations.engine.limits import (
+    HeadsUpCap,
     IncompleteRaiseRule,
     Limit,
     PotLimitBlinds,
@@ -47,6 +48,7 @@ class HouseRules:
     odd_chips: OddChipRule
     rake: Rake | None
     jackpot_drop: JackpotDrop | None
+    heads_up_cap: HeadsUpCap
 
 
 def read_stakes(table: Table, limit: Limit, betting_rounds: int) -> Stakes:
@@ -136,9 +138,14 @@ def read_forced(table: Table, house: Table) -> tuple[ForcedBets, BringIn | None]
     return ForcedBets(ante, blinds, on_button, bring_in, big_blind_ante, order), bring_in_by
 
 
-def read_house(house: Table, limit: Limit, forced: ForcedBets) -> HouseRules:
+def read_house(house: Table, limit: Limit, forced: ForcedBets, stakes: Stakes) -> HouseRules:
     """The rest of ``[house]`` (:func:`read_forced` reads ``big_blind_ante_order`` first);
-    finishes the table."""
+    finishes the table.
+
+    ``heads_up_cap``: when the cap's heads-up exception counts the players, as the raise
+    that reaches the cap is made (the default) or as the round begins (Rules
+    000_1a86611de8d3f5f7.txt, 'cap', gives both); only a capped game whose cap is lifted
+    heads-up takes it."""
     incomplete = house.choice("incomplete_raise", IncompleteRaiseRule, IncompleteRaiseRule.FULL_BET)
     if limit in (Limit.POT, Limit.NO) and incomplete is not IncompleteRaiseRule.FULL_BET:
         raise Invalid("house.incomplete_raise", f"a {limit} game uses the full bet rule")
@@ -150,12 +157,19 @@ def read_house(house: Table, limit: Limit, forced: ForcedBets) -> HouseRules:
         raise Invalid("house.straddles", "a straddle follows the blinds, and the game has none")
     short_all_ins = house.choice("short_all_ins", ShortAllInRule, ShortAllInRule.CUMULATIVE)
     odd_chips = house.choice("odd_chips", OddChipRule, OddChipRule.FIRST_LEFT_OF_BUTTON)
+    heads_up_cap = house.choice("heads_up_cap", HeadsUpCap, HeadsUpCap.AT_CAPPING_RAISE)
+    if house.has("heads_up_cap") and (stakes.max_bets is None or not stakes.cap_lifted_heads_up):
+        raise Invalid(
+            "house.heads_up_cap", "only a cap lifted heads-up (stakes.max_bets) counts players"
+        )
     rake = _rake(house.raw("rake"), "house.rake") if house.has("rake") else None
     jackpot = None
     if house.has("jackpot_drop"):
         jackpot = _jackpot(house.raw("jackpot_drop"), "house.jackpot_drop")
     house.finish()
-    return HouseRules(incomplete, pot_blinds, straddles, short_all_ins, odd_chips, rake, jackpot)
+    return HouseRules(
+        incomplete, pot_blinds, straddles, short_all_ins, odd_chips, rake, jackpot, heads_up_cap
+    )
 
 
 def _rake(value: object, path: str) -> Rake:

@@ -52,6 +52,7 @@ from simulations.engine.game import (
 )
 from simulations.engine.hand_showdown import HandShowdown
 from simulations.engine.limits import (
+    HeadsUpCap,
     IncompleteRaiseRule,
     Limit,
     bounds_of,
@@ -169,6 +170,7 @@ class Hand(ForcedPosting, CentrePhases, HandShowdown, DealEnding):
         self._owed: list[tuple[int, int]] = []  # (seat, cards): replacements held back
         self._last_replaced = -1  # who was dealt the last replacement card
         self.actor: int | None = None
+        # The pots after the rake and drop, main pot first; one the take emptied stays, empty.
         self.pots: tuple[Pot, ...] = ()
         self.rake = 0
         self.jackpot_drop = 0
@@ -181,7 +183,10 @@ class Hand(ForcedPosting, CentrePhases, HandShowdown, DealEnding):
         self._last_raise = 0
         self._bets_made = 0
         self._big_blind_seat = -1
-        self._small_blind_credit = 0  # pot-limit: the small blind counted as a big one
+        # Pot limit, small-blind-as-big: what each smaller blind counts above what it posted.
+        self._blind_credit = [0] * n
+        # The players able to bet when this round's bets reached the cap (-1: not reached).
+        self._cap_contesting = -1
         self._legal: LegalActions | None = None
         self._first_actor_after = -1  # the last blind or straddle: action starts to its left
         self._cycle = list(range(self.n))  # the order of action, clockwise unless a kill
@@ -370,6 +375,8 @@ class Hand(ForcedPosting, CentrePhases, HandShowdown, DealEnding):
     def _why_no_wager(self, seat: int) -> str:
         if self.stacks[seat] <= self._to_match - self.round_bets[seat]:
             return "no chips left to raise with: call or fold"
+        if self._bring_in_due and self.stacks[seat] <= self.game.forced.bring_in:
+            return "the bring-in takes every chip the player has: pay the bring-in"
         if not self._may_open(seat):
             rank = self._bet_phase().openers(self.passed_out)
             assert rank is not None
@@ -453,8 +460,15 @@ class Hand(ForcedPosting, CentrePhases, HandShowdown, DealEnding):
             self._to_match = 0
             self._last_raise = 0
             self._bets_made = 0
-            self._small_blind_credit = 0
+            self._blind_credit = [0] * self.n
             self._cycle = list(range(self.n))  # 'After the flop, betting returns to normal.'
+        # The players the cap's heads-up exception counts: as the round begins under the
+        # start-of-round reading, or where the forced bets alone reach the cap.
+        max_bets = self.stakes.max_bets
+        counted = max_bets is not None and (
+            self._bets_made >= max_bets or self.game.heads_up_cap is HeadsUpCap.START_OF_ROUND
+        )
+        self._cap_contesting = self._contesting() if counted else -1
         start = (
             self._first_actor_after + 1
             if first and self._first_actor_after >= 0
@@ -545,11 +559,19 @@ class Hand(ForcedPosting, CentrePhases, HandShowdown, DealEnding):
 
     def _wager_range(self, seat: int) -> tuple[tuple[int, int] | None, int | None]:
         """The seat's (smallest, largest) bet or raise total, or None, with the smallest full
-        bet or raise by the rule (None with it)."""
+        bet or raise by the rule (None with it).
+
+        The player due the bring-in 'may choose either to pay only what is required or to
+        make a normal bet' (Rules 002_376df91f076a6501.txt, 'Bring-in'); with no more chips
+        than the bring-in he has only the first: a bet of the same chips would leave the
+        next player owing them instead of 'the complete amount' of the forced bet (Rules
+        002, 'All in before the deal')."""
         stack = int(self.stacks[seat])
         own = self.round_bets[seat]
         if stack <= self._to_match - own or seat in self._acted:
             return None, None
+        if self._bring_in_due and stack <= self.game.forced.bring_in:
+            return None, None  # the bring-in takes every chip: no bet is left to choose
         if not self._may_open(seat):
             return None, None
         if not self._someone_could_call_more(seat):
@@ -565,17 +587,39 @@ class Hand(ForcedPosting, CentrePhases, HandShowdown, DealEnding):
             return (low, low), low
         return (low, min(high, all_in)), low
 
+    def _contesting(self) -> int:
+        """The players still in the hand with chips to bet: those the cap's heads-up
+        exception counts."""
+        contesting = 0
+        folded, stacks = self.folded, self.stacks
+        for s in range(self.n):
+            if not folded[s] and stacks[s] > 0:
+                contesting += 1
+        return contesting
+
     def _bounds(self, seat: int) -> tuple[int, int] | None:
         """The rule's (low, high) bet or raise totals for ``seat`` before his stack counts
-        (:func:`~simulations.engine.limits.raise_bounds`), None when capped."""
+        (:func:`~simulations.engine.limits.raise_bounds`), None when capped.
+
+        The cap's heads-up exception reads the players able to bet as the raise that reached
+        the cap was made, or as the round began (the game's ``heads_up_cap``; Rules
+        000_1a86611de8d3f5f7.txt, 'cap'): a fold after the cap was reached does not lift it.
+
+        Pot limit with the small blind counted as a big one (Rules 002_376df91f076a6501.txt,
+        'Pot limit': 'treat the $5 as if it were $10 in computing the pot size, until the
+        big blind is through acting'): each smaller blind's credit counts for the other
+        players until its poster calls or raises (then his real chips stand where it stood)
+        or the big blind has acted, and never for the poster himself, whose call already
+        makes up the difference.
+        """
         # The players able to bet matter only to a capped structure (the cap is lifted
         # heads-up): no-limit and pot-limit turns never read them, so they are not counted.
         contesting = 0
         if self.stakes.max_bets is not None:
-            folded, stacks = self.folded, self.stacks
-            for s in range(self.n):
-                if not folded[s] and stacks[s] > 0:
-                    contesting += 1
+            contesting = self._cap_contesting
+            if contesting < 0:  # the cap is not reached: the count is not read
+                contesting = self._contesting()
+        credit = self._blind_credit
         return bounds_of(
             self.game.limit,
             self.stakes,
@@ -586,7 +630,7 @@ class Hand(ForcedPosting, CentrePhases, HandShowdown, DealEnding):
             self._last_raise,
             self._bets_made,
             contesting,
-            self._small_blind_credit,
+            sum(credit) - credit[seat],
         )
 
     def _wager(self, seat: int, total: int, full_total: int | None) -> None:
@@ -598,6 +642,8 @@ class Hand(ForcedPosting, CentrePhases, HandShowdown, DealEnding):
             assert bounds is not None
             full_total = bounds[0]
         faced = self._to_match
+        # Before the chips go in, the raiser among them: who is betting as the raise is made.
+        contesting = -1 if self.stakes.max_bets is None else self._contesting()
         added = total - self.round_bets[seat]
         if self.street == 0 and self._first_opener is None and self._to_match == 0:
             self._first_opener = seat
@@ -611,6 +657,8 @@ class Hand(ForcedPosting, CentrePhases, HandShowdown, DealEnding):
             self._acted = {seat}
             self._acted_at[seat] = total
             self._bets_made += 1
+            if self._bets_made == self.stakes.max_bets and self._cap_contesting < 0:
+                self._cap_contesting = contesting  # the cap is reached: the count stands
             if full:
                 self._last_raise = max(increment, self._last_raise)
         else:
@@ -640,8 +688,13 @@ class Hand(ForcedPosting, CentrePhases, HandShowdown, DealEnding):
 
     def _after_action(self, seat: int) -> None:
         self._legal = None
+        if self._blind_credit[seat] and not self.folded[seat]:
+            # His call or raise put real chips where the credit stood: counting both would
+            # count the difference twice.  A folded blind stays in the pot as posted, and is
+            # still treated as a big one until the big blind is through acting.
+            self._blind_credit[seat] = 0
         if seat == self._big_blind_seat:
-            self._small_blind_credit = 0  # 'until the big blind is through acting'
+            self._blind_credit = [0] * self.n  # 'until the big blind is through acting'
         if self.folded.count(False) == 1:
             self.actor = None
             self._finish([s for s in range(self.n) if not self.folded[s]])

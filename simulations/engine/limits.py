@@ -46,6 +46,21 @@ class IncompleteRaiseRule(StrEnum):
     HALF_BET = "half-bet"  # half a bet or raise or more reopens (some limit games)
 
 
+class HeadsUpCap(StrEnum):
+    """When the cap's heads-up exception counts the players (Rules 000_1a86611de8d3f5f7.txt,
+    'cap': 'the cap is removed if there are only two players remaining either (1) at the
+    beginning of the betting round, or (2) at the time that what would have otherwise been
+    the last raise is made').  Either way a fold after the cap was reached does not lift it.
+    """
+
+    # Two players able to bet as the raise that reaches the cap is made (a round begun
+    # heads-up is heads-up then too): the card rooms' common reading, and the default.
+    AT_CAPPING_RAISE = "at-capping-raise"
+    # Two players able to bet as the round begins (Rules 002_376df91f076a6501.txt: heads up
+    # 'when only two players are in the hand at the start of the betting round').
+    START_OF_ROUND = "start-of-round"
+
+
 class PotLimitBlinds(StrEnum):
     """How the blinds count toward the pot on the first round of a pot-limit game."""
 
@@ -139,7 +154,8 @@ class RoundView:
     the highest total any player has put in this round; ``own`` what the acting player has
     put in this round; ``last_raise`` the size of the last full bet or raise (the minimum
     increment); ``bets_made`` the bets and raises that count toward the cap; ``contesting``
-    the players who can still bet in this round.
+    the players who could still bet when the cap was reached (the heads-up exception reads
+    it: :func:`bounds_of`).
     """
 
     round_index: int
@@ -203,7 +219,21 @@ def bounds_of(
     pot_limit_bonus: int,
 ) -> tuple[int, int] | None:
     """:func:`raise_bounds` on the numbers of a :class:`RoundView` one by one, as (low, high):
-    the hand asks it on every bet and raise, without making the view."""
+    the hand asks it on every bet and raise, without making the view.
+
+    The cap is lifted heads-up (Rules 002_376df91f076a6501.txt, 'Limits': 'It is common to
+    suspend this rule when there are only two players betting in the round').  When two
+    players are few enough is read when the cap is reached: ``contesting`` is the number of
+    players able to bet as the raise that reached it was made (Rules 000_1a86611de8d3f5f7.txt,
+    'cap': two players left 'at the beginning of the betting round, or ... at the time that
+    what would have otherwise been the last raise is made'; a round begun heads-up is
+    heads-up at that raise too).  A fold after the cap was reached leaves it in place: the
+    caller passes the number as it stood then, not as it stands now.
+
+    A blind or bring-in below the bet is no bet toward the cap (``bets_made`` 0): the first
+    bet completes it to a full one (Rules 001_af8fb40237a5ae1f.txt: a big blind below the
+    small bet 'is treated the same way a sub-minimum bring-in is treated in stud poker').
+    """
     capped = stakes.max_bets is not None and bets_made >= stakes.max_bets
     if capped and not (stakes.cap_lifted_heads_up and contesting <= 2):
         return None

@@ -37,7 +37,7 @@ class ForcedPosting:
     _last_raise: int
     _bets_made: int
     _big_blind_seat: int
-    _small_blind_credit: int
+    _blind_credit: list[int]
     _first_actor_after: int
     _cycle: list[int]
 
@@ -89,11 +89,17 @@ class ForcedPosting:
         # 'Players to act must call the complete amount of the big blind.'
         self._to_match = blinds[-1]
         self._last_raise = blinds[-1]
-        self._bets_made = 1
+        # A big blind below the small bet 'is treated the same way a sub-minimum bring-in is
+        # treated in stud poker' (Rules 001_af8fb40237a5ae1f.txt): no bet toward the cap, and
+        # the first bet completes it ('raise to $5', Rules 002, 'Blinds').
+        self._bets_made = 1 if blinds[-1] >= self.stakes.bet_size(0) else 0
         if self.game.limit is Limit.POT and self.game.pot_limit_blinds is (
             PotLimitBlinds.SMALL_AS_BIG
         ):
-            self._small_blind_credit = sum(blinds[-1] - b for _, b in placed)
+            # Each smaller blind counts as a big one until its poster calls or raises or the
+            # big blind has acted (Hand._bounds, Hand._after_action).
+            for seat, blind in placed:
+                self._blind_credit[seat] += blinds[-1] - blind
 
     def _post_big_blind_ante(self, seat: int) -> None:
         """The big-blind ante: the table's ante in one, paid by the big blind as dead money
@@ -164,7 +170,7 @@ class ForcedPosting:
         self.events.append(Posted(seat, PostKind.KILL, total, self.stacks[seat] == 0))
         self._to_match = total
         self._last_raise = total
-        self._small_blind_credit = 0
+        self._blind_credit = [0] * self.n
         # 'the order of action is player D, player A, player B (the small blind), player C
         # (the big blind), player E (the kill blind)'
         order = [s for s in clockwise(self._big_blind_seat + 1, self.n) if s != seat]
@@ -208,6 +214,6 @@ class ForcedPosting:
             self._last_raise = total - self._to_match
             self._to_match = total
             self._bets_made += 1
-            self._small_blind_credit = 0
+            self._blind_credit = [0] * self.n
             posted.add(seat)
             previous = self._first_actor_after = seat

@@ -45,6 +45,7 @@ from simulations.engine.events import (
 from simulations.engine.game import HOLDEM_PHASES, ForcedBets, GameDefinition, StraddleRule
 from simulations.engine.hand import Action, ActionKind, Hand, IllegalAction
 from simulations.engine.limits import (
+    HeadsUpCap,
     IncompleteRaiseRule,
     Limit,
     PotLimitBlinds,
@@ -305,6 +306,7 @@ class ReplayRules:
     spreads: tuple[tuple[int, int], ...]
     max_bets: int | None
     cap_lifted_heads_up: bool
+    heads_up_cap: HeadsUpCap
     unit: int
     half_bet: bool
     small_blind_as_big: bool
@@ -325,6 +327,7 @@ class ReplayRules:
             np.array([high for _, high in self.spreads], dtype=np.int64),
             -1 if self.max_bets is None else self.max_bets,
             self.cap_lifted_heads_up,
+            self.heads_up_cap is HeadsUpCap.START_OF_ROUND,
             self.unit,
             self.half_bet,
             self.small_blind_as_big,
@@ -349,6 +352,7 @@ class ReplayRules:
             spreads=tuple(stakes.spread(r) for r in range(BETTING_ROUNDS)),
             max_bets=stakes.max_bets,
             cap_lifted_heads_up=stakes.cap_lifted_heads_up,
+            heads_up_cap=game.heads_up_cap,
             unit=stakes.unit,
             half_bet=game.incomplete_raise is IncompleteRaiseRule.HALF_BET,
             small_blind_as_big=game.pot_limit_blinds is PotLimitBlinds.SMALL_AS_BIG,
@@ -437,6 +441,7 @@ def _unsupported(game: GameDefinition) -> list[str]:
         incomplete_raise=game.incomplete_raise,
         short_all_ins=game.short_all_ins,
         pot_limit_blinds=game.pot_limit_blinds,
+        heads_up_cap=game.heads_up_cap,
         odd_chips=game.odd_chips,
         min_players=game.min_players,
         max_players=game.max_players,

@@ -10,9 +10,10 @@ with the same rules (Rules 002_376df91f076a6501.txt):
   posts the small one;
 * 'Procedure': action starts left of the last blind before the flop and left of the button
   after; the big blind's option; a check cannot answer a bet;
-* 'Limits': fixed, spread, pot (blinds as posted or the small blind counted as a big one
-  until the big blind has acted) and no limit, caps on bets and raises (lifted heads-up),
-  betting units;
+* 'Limits': fixed, spread, pot (blinds as posted or each smaller blind counted as a big one
+  until its poster calls or raises or the big blind has acted) and no limit, caps on bets
+  and raises (lifted when two players could bet as the cap was reached, or as the round
+  began; a big blind below the bet is no bet toward it), betting units;
 * 'Incomplete bet or raise': under the full bet rule only a full bet or raise reopens the
   betting, under the half bet rule half of one does;
 * 'Table stakes rules' and '"All in"': the uncalled bet goes back, side pots are made at
@@ -54,6 +55,7 @@ class KernelRules(NamedTuple):
     spread_high: npt.NDArray[np.int64]
     max_bets: int  # -1: uncapped
     cap_lifted_heads_up: bool
+    heads_up_at_start: bool  # the cap's heads-up count is taken as the round begins
     unit: int
     half_bet: bool
     small_blind_as_big: bool
@@ -351,6 +353,7 @@ def _play_hand(
         spread_high,
         max_bets,
         cap_lifted_heads_up,
+        heads_up_at_start,
         unit,
         half_bet,
         small_blind_as_big,
@@ -371,7 +374,11 @@ def _play_hand(
     last_raise = 0
     bets_made = 0
     big_blind_seat = -1
-    credit = 0  # pot limit: the small blind counted as a big one until the big blind acts
+    # Pot limit, small-blind-as-big: the seats whose smaller blind still counts as a big one
+    # (until the poster calls or raises or the big blind acts; never toward the poster's
+    # own raise).
+    credited = 0
+    cap_contesting = -1  # players able to bet when the round's bets reached the cap
     start = button + 1
     if n_blinds > 0:
         for j in range(n_blinds):
@@ -386,10 +393,16 @@ def _play_hand(
         # 'Players to act must call the complete amount of the big blind.'
         to_match = blinds[n_blinds - 1]
         last_raise = to_match
-        bets_made = 1
+        # A big blind below the bet is no bet toward the cap (Hand: posting).
+        bets_made = 1 if to_match >= bet_sizes[0] else 0
         if limit == LIMIT_POT and small_blind_as_big:
             for j in range(n_blinds - 1):
-                credit += blinds[n_blinds - 1] - blinds[j]
+                credited |= 1 << _blind_seat(j, n, n_blinds, button, first_blind_on_button)
+    if max_bets >= 0 and (bets_made >= max_bets or heads_up_at_start):
+        cap_contesting = 0  # counted as the round begins (or the blind alone caps it)
+        for s in range(n):
+            if stack[s] > 0:  # nobody has folded yet
+                cap_contesting += 1
     folded = 0
     acted = 0
     acted_at = np.zeros(MAX_SEATS, dtype=np.int64)  # the bet each seat last acted on
@@ -413,7 +426,10 @@ def _play_hand(
                     to_match = 0
                     last_raise = 0
                     bets_made = 0
-                    credit = 0
+                    credited = 0
+                    cap_contesting = -1
+                    if max_bets >= 0 and heads_up_at_start:
+                        cap_contesting = able
                     actor = _next_to_act(
                         (button + 1) % n, True, n, folded, acted, to_match, stack, round_bets
                     )
@@ -468,6 +484,14 @@ def _play_hand(
                         contesting += 1
             if not answerable:
                 return NO_OPPONENT_CAN_CALL, i - first
+            # The cap's heads-up exception: the players as the cap was reached (Hand._bounds).
+            contesting_then = cap_contesting if cap_contesting >= 0 else contesting
+            bonus = 0
+            if credited:
+                for j in range(n_blinds - 1):
+                    b_seat = _blind_seat(j, n, n_blinds, button, first_blind_on_button)
+                    if b_seat != s and (credited >> b_seat) & 1:
+                        bonus += blinds[n_blinds - 1] - blinds[j]
             allowed, b_low, b_high = _raise_bounds(
                 limit,
                 street,
@@ -475,9 +499,9 @@ def _play_hand(
                 own,
                 last_raise,
                 bets_made,
-                contesting,
+                contesting_then,
                 pot,
-                credit,
+                bonus,
                 bet_sizes,
                 spread_low,
                 spread_high,
@@ -519,6 +543,8 @@ def _play_hand(
             if full or reopens_betting(increment, full_increment, half_bet):
                 acted = 1 << s
                 bets_made += 1
+                if bets_made == max_bets and cap_contesting < 0:
+                    cap_contesting = contesting  # counted as the raise was made
                 if full:
                     last_raise = max(increment, last_raise)
             else:
@@ -529,8 +555,10 @@ def _play_hand(
         else:
             return UNKNOWN_ACTION, i - first
         i += 1
+        if kind != FOLD:
+            credited &= ~(1 << s)  # his real chips stand where the credit stood (Hand)
         if s == big_blind_seat:
-            credit = 0  # 'until the big blind is through acting'
+            credited = 0  # 'until the big blind is through acting'
         if live == 1:
             break
         actor = _next_to_act(s, False, n, folded, acted, to_match, stack, round_bets)

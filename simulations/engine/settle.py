@@ -37,7 +37,7 @@ class Award:
 @dataclass(frozen=True)
 class Settlement:
     returned: tuple[tuple[int, int], ...]  # (seat, chips) handed back: the uncalled bet
-    pots: tuple[Pot, ...]  # after the rake and drop
+    pots: tuple[Pot, ...]  # after the rake and drop; one the take emptied stays, empty
     rake: int
     jackpot_drop: int
     awards: tuple[Award, ...]  # from the last side pot back to the main pot
@@ -121,6 +121,8 @@ def settle(
     awards: list[Award] = []
     for index in range(len(remaining) - 1, -1, -1):
         pot = remaining[index]
+        if not pot.amount:  # emptied by the house's take: nothing to award
+            continue
         if len(pot.eligible) == 1 or not values:
             shares = split(pot.amount, pot.eligible, button=button, n_seats=n, rule=game.odd_chips)
         elif game.showdown.declare:
@@ -151,7 +153,12 @@ def _take_rake_and_drop(
     game: GameDefinition, pots: tuple[Pot, ...], dealt_in: int, flopped: bool
 ) -> tuple[int, int, tuple[Pot, ...]]:
     """The rake (capped by the players dealt in) and the jackpot drop, taken main pot
-    first, before anything is awarded."""
+    first, before anything is awarded.
+
+    A pot the take empties stays in its place with nothing in it, so that every pot keeps
+    the number the bets gave it: the side pot after an emptied main pot is still 'a side
+    pot that only the players who contributed to it are eligible to win' (Rules
+    002_376df91f076a6501.txt, '"All in"'), and is named side pot 1, not the main pot."""
     if game.rake is None and game.jackpot_drop is None:
         return 0, 0, pots  # nothing for the house
     total = sum(p.amount for p in pots)
@@ -169,4 +176,4 @@ def _take_rake_and_drop(
         cut = min(take, pot.amount)
         take -= cut
         remaining.append(Pot(pot.amount - cut, pot.eligible))
-    return rake, drop, tuple(p for p in remaining if p.amount > 0)
+    return rake, drop, tuple(remaining)

@@ -128,20 +128,13 @@ def dealt_differences(scenario: Scenario, hand: Hand) -> list[Difference]:
 
 def settled_pots(hand: Hand) -> list[tuple[Pot, dict[int, Chips]]]:
     """Each pot as the bets made it (before the rake and drop), with what each winner took
-    from it.  The engine's own pots are after the house's take, main pot first, and one
-    the take emptied is gone: the awards are mapped back to the pots they came from."""
+    from it.  The engine's own pots are after the house's take; they keep the bets'
+    numbering (one the take emptied stays, empty), so an award names its pot here too."""
     _, pots = gather_pots(hand.contributed, hand.dead, hand.folded, hand.carried_in)
-    take = hand.rake + hand.jackpot_drop
-    left: list[int] = []  # the pots still holding chips after the take, as the engine numbers them
-    for index, pot in enumerate(pots):
-        cut = min(take, pot.amount)
-        take -= cut
-        if pot.amount > cut:
-            left.append(index)
     won: list[dict[int, Chips]] = [{} for _ in pots]
     for event in hand.events:
-        if isinstance(event, Awarded) and event.pot < len(left):
-            shares = won[left[event.pot]]
+        if isinstance(event, Awarded) and event.pot < len(won):
+            shares = won[event.pot]
             shares[event.seat] = shares.get(event.seat, 0) + event.amount
     return list(zip(pots, won, strict=True))
 

@@ -49,8 +49,12 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# The suite on every core (pytest-xdist: a worker that runs out of tests takes some queued
+# for another); PYTEST_WORKERS=0 runs it in one process.
+PYTEST_WORKERS ?= auto
+
 test: lint $(COMPILED_STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 bench: $(VENV)/.installed-bench $(COMPILED_STAMP)
 	$(BIN)/python bench/run.py

@@ -22,6 +22,7 @@ from service.store import (
     Progress,
     StateConflict,
     StoreError,
+    TooManyJobs,
     decode_page_token,
     encode_page_token,
 )
@@ -225,7 +226,7 @@ def test_a_schema_1_store_opens_with_its_jobs_and_shards(tmp_path: Path) -> None
     assert store.without_progress() == []
     store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         assert db.execute("SELECT spec_version FROM jobs").fetchall() == [(1,)]
 
 
@@ -304,3 +305,58 @@ def test_unreadable_progress_and_results_read_as_absent(store: JobStore) -> None
     )
     record = store.get(job.id)
     assert record is not None and (record.tally, record.estimate, record.result) == (None,) * 3
+
+
+def write_schema_3_store(path: Path) -> None:
+    """A store as schema 3 wrote it (spec versions, no namespaces): one running job."""
+    write_schema_2_store(path)
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE jobs ADD COLUMN spec_version INTEGER NOT NULL DEFAULT 1")
+        db.execute("PRAGMA user_version = 3")
+
+
+def test_a_schema_3_store_puts_its_jobs_in_the_default_namespace(tmp_path: Path) -> None:
+    """The jobs of a server from before tokens are the open namespace's, 'default': a server
+    without tokens keeps serving them, and a token minted for 'default' sees them."""
+    path = tmp_path / "jobs.sqlite3"
+    write_schema_3_store(path)
+    store = JobStore(path)
+    record = store.get("job-00000000000a", "default")
+    assert record is not None and record.namespace == "default" and record.spec == SPEC
+    assert store.get("job-00000000000a", "alice") is None
+    assert store.create("bad_beat", SPEC, 30, 3).namespace == "default"
+    store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        indexes = {row[1] for row in db.execute("PRAGMA index_list(jobs)")}
+    assert "jobs_namespace" in indexes
+
+
+def test_a_namespace_sees_and_changes_only_its_own_jobs(store: JobStore) -> None:
+    mine = store.create("bad_beat", SPEC, 30, 3, namespace="alice")
+    theirs = store.create("bad_beat", SPEC, 30, 3, namespace="bob")
+    assert store.get(mine.id, "alice") == mine and store.get(mine.id, "bob") is None
+    assert store.get(mine.id) == mine  # the server's own reads see every namespace
+    assert [r.id for r in store.page(size=10, namespace="alice")[0]] == [mine.id]
+    assert [r.id for r in store.page(size=10)[0]] == [theirs.id, mine.id]
+    with pytest.raises(StateConflict) as conflict:
+        store.set_state(mine.id, JobState.CANCELLED, namespace="bob")
+    assert conflict.value.current is None  # as for an id never issued
+    record = store.get(mine.id)
+    assert record is not None and record.state is JobState.QUEUED
+    assert store.set_state(mine.id, JobState.CANCELLED, namespace="alice").state is (
+        JobState.CANCELLED
+    )
+
+
+def test_a_namespace_holds_at_most_its_limit_of_jobs_in_flight(store: JobStore) -> None:
+    first = store.create("bad_beat", SPEC, 30, 3, namespace="alice", max_unfinished=2)
+    second = store.create("bad_beat", SPEC, 30, 3, namespace="alice", max_unfinished=2)
+    store.set_state(second.id, JobState.RUNNING)
+    with pytest.raises(TooManyJobs) as refused:
+        store.create("bad_beat", SPEC, 30, 3, namespace="alice", max_unfinished=2)
+    assert str(refused.value).startswith("jobs in flight: namespace alice has 2 jobs queued")
+    assert len(store.page(size=10, namespace="alice")[0]) == 2  # nothing was stored
+    store.create("bad_beat", SPEC, 30, 3, namespace="bob", max_unfinished=2)  # its own count
+    store.set_state(first.id, JobState.CANCELLED)  # a finished job holds no place
+    store.create("bad_beat", SPEC, 30, 3, namespace="alice", max_unfinished=2)

@@ -103,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--metrics-listen", default="127.0.0.1:9464", help="HOST:PORT for /metrics ('' for none)"
     )
     serve.add_argument("--data-dir", type=Path, default=Path(".cardroom"), help="job store folder")
+    serve.add_argument(
+        "--store",
+        default=os.environ.get("CARDROOM_STORE") or None,
+        metavar="URL",
+        help="keep jobs in PostgreSQL (postgresql://…; $CARDROOM_STORE) instead of the data dir",
+    )
     serve.add_argument("--workers", type=_positive, help="CPUs for the embedded Ray (default: all)")
     serve.add_argument("--ray-address", help="join an existing Ray cluster at this address")
     serve.add_argument("--max-trials", type=_positive, default=10**12, help="largest job accepted")
@@ -254,6 +260,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = ServerConfig(
         listen=args.listen,
         data_dir=args.data_dir,
+        store=args.store,
         metrics_listen=args.metrics_listen or None,
         workers=args.workers,
         ray_address=args.ray_address,

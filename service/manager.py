@@ -29,7 +29,8 @@ from service.auth import DEFAULT_NAMESPACE
 from service.jobfile import MAX_TRIALS, job_from_mapping
 from service.kinds import KINDS, JobKind
 from service.metrics import ServiceMetrics
-from service.store import JobRecord, JobState, JobStore, Progress, StateConflict
+from service.store import JobRecord, JobState, Progress, StateConflict
+from service.stores import Store
 from simulations.spec import echo
 from workers.job import Job
 from workers.runner import ShardPool
@@ -62,7 +63,7 @@ class _Live:
 class JobManager:
     def __init__(
         self,
-        store: JobStore,
+        store: Store,
         pool: ShardPool,
         metrics: ServiceMetrics,
         *,

@@ -47,11 +47,11 @@ from service.store import (
     DataDirLock,
     JobRecord,
     JobState,
-    JobStore,
     StoreError,
     TooManyJobs,
     decode_page_token,
 )
+from service.stores import Store, open_store
 from service.verify_service import VERIFY_SERVICE_NAME, VerifyService
 from simulations.engine.gamefile import GameFileError
 from simulations.spec import SpecError, echo
@@ -293,6 +293,7 @@ class ServerConfig:
     max_trials: int = DEFAULT_MAX_TRIALS
     max_in_flight: int | None = None
     ready_file: Path | None = None
+    store: str | None = None  # a postgresql:// URL; None keeps jobs.sqlite3 in data_dir
     tokens: Path | None = None  # the tokens file; None serves one open namespace
     insecure: bool = False  # serve a non-loopback address without tokens or a client CA
     tls: TlsFiles = field(default_factory=TlsFiles)
@@ -367,7 +368,7 @@ class _Started:
     """What serve() has started so far, stopped in reverse on the way out."""
 
     lock: DataDirLock | None = None
-    store: JobStore | None = None
+    store: Store | None = None
     metrics_server: Any = None
     cluster: RayCluster | None = None
 
@@ -411,7 +412,7 @@ async def serve(config: ServerConfig) -> None:
     try:
         try:
             started.lock = DataDirLock(config.data_dir)
-            started.store = store = JobStore(config.data_dir / "jobs.sqlite3")
+            started.store = store = open_store(config.store, config.data_dir)
         except StoreError as err:
             raise StartupError(str(err)) from None
         # Probe the ports with plain sockets now, and bind them for real only after Ray has

@@ -337,7 +337,7 @@ class JobStore:
             row = self._db.execute(
                 "SELECT * FROM jobs WHERE id = ? AND namespace = ?", (job_id, namespace)
             ).fetchone()
-        return None if row is None else _record(row)
+        return None if row is None else record_from_row(row)
 
     def set_state(
         self,
@@ -429,14 +429,14 @@ class JobStore:
             "SELECT * FROM jobs WHERE tally IS NULL"
             " AND EXISTS (SELECT 1 FROM shards WHERE shards.job_id = jobs.id) ORDER BY seq"
         )
-        return [_record(row) for row in rows]
+        return [record_from_row(row) for row in rows]
 
     def unfinished(self) -> list[JobRecord]:
         rows = self._db.execute(
             "SELECT * FROM jobs WHERE state IN (?, ?) ORDER BY seq",
             (JobState.QUEUED, JobState.RUNNING),
         )
-        return [_record(row) for row in rows]
+        return [record_from_row(row) for row in rows]
 
     def page(
         self,
@@ -467,7 +467,7 @@ class JobStore:
         more = len(rows) > size
         rows = rows[:size]
         next_token = encode_page_token(int(rows[-1]["seq"])) if more and rows else ""
-        return [_record(row) for row in rows], next_token
+        return [record_from_row(row) for row in rows], next_token
 
     def counts(self) -> list[tuple[str, str, int]]:
         """(kind, state, jobs) for every kind and state that has jobs.
@@ -508,7 +508,7 @@ def _json(text: str | None) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _spec(row: sqlite3.Row) -> tuple[dict[str, Any] | None, int, str]:
+def _spec(row: Mapping[str, Any]) -> tuple[dict[str, Any] | None, int, str]:
     """A row's specification, its version, and why it cannot be read ('' when it can)."""
     version = row["spec_version"]
     if not isinstance(version, int) or isinstance(version, bool):
@@ -532,7 +532,8 @@ def _spec(row: sqlite3.Row) -> tuple[dict[str, Any] | None, int, str]:
     return spec, version, ""
 
 
-def _record(row: sqlite3.Row) -> JobRecord:
+def record_from_row(row: Mapping[str, Any]) -> JobRecord:
+    """A stored job from its row, as SQLite's or PostgreSQL's driver gives it by name."""
     spec, spec_version, spec_problem = _spec(row)
     return JobRecord(
         id=row["id"],

@@ -15,9 +15,10 @@ COPY simulations simulations
 COPY service service
 COPY workers workers
 # The dependencies and mypyc first, then cardroom itself with the engine compiled into it.
+# ray[default]: Ray's metrics on :8080 (the PodMonitors) and the KubeRay autoscaler need it.
 RUN python -m venv /opt/cardroom \
     && /opt/cardroom/bin/pip install --no-cache-dir --upgrade pip \
-    && /opt/cardroom/bin/pip install --no-cache-dir "ray==${RAY_VERSION}" ".[compile,postgres]" \
+    && /opt/cardroom/bin/pip install --no-cache-dir "ray[default]==${RAY_VERSION}" ".[compile,postgres]" \
     && CARDROOM_COMPILE=1 /opt/cardroom/bin/pip install --no-cache-dir --no-build-isolation \
         --no-deps --force-reinstall .
 

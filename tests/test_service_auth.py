@@ -6,6 +6,8 @@ contents, and the settings a server refuses to start with."""
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -24,7 +26,7 @@ from service.auth import mint
 from service.security import TlsFiles
 from service.server import ServerConfig, StartupError, serve
 from tests.certs import Authority, Pair
-from tests.harness import Server, cardroom
+from tests.harness import REPO, Server, cardroom, require_tool
 
 pytestmark = pytest.mark.slow
 
@@ -237,6 +239,32 @@ def test_the_cli_sends_the_token_and_the_certificates(setup: Setup, tmp_path: Pa
         "cardroom: UNAUTHENTICATED: authorization: this server needs a token: send "
         "'authorization: Bearer TOKEN' (the cardroom CLI sends $CARDROOM_TOKEN or --token-file)"
     )
+
+
+def test_buf_curl_sends_the_token_over_mutual_tls(setup: Setup) -> None:
+    """A client that is not cardroom's: buf curl, through server reflection, which needs
+    the token too."""
+    buf = require_tool("buf", "CARDROOM_BUF", REPO / ".tools" / "node_modules" / ".bin" / "buf")
+    command = [
+        buf, "curl", "--protocol", "grpc",
+        "--cacert", str(setup.ca.cert),
+        "--cert", str(setup.client.cert), "--key", str(setup.client.key),
+        "-d", '{"pageSize": 5}',
+        f"https://{setup.server.address}/cardroom.v1.JobService/ListJobs",
+    ]  # fmt: skip
+    token = ["-H", f"Authorization: Bearer {setup.tokens['bob']}"]
+    reflect = ["--reflect", "--reflect-header", "*"]  # the token on reflection's calls too
+    done = subprocess.run(
+        [*command[:2], *token, *reflect, *command[2:]], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout or "{}").keys() <= {"jobs", "nextPageToken"}
+    # Without a token (the schema from the proto files, as reflection needs one too):
+    schema = ["--schema", str(REPO / "proto")]
+    refused = subprocess.run(
+        [*command[:2], *schema, *command[2:]], capture_output=True, text=True, timeout=60
+    )
+    assert refused.returncode != 0 and "unauthenticated" in refused.stderr, refused.stderr
 
 
 def test_metrics_show_no_job_contents_nor_tokens(

@@ -47,7 +47,7 @@ async def _slow(request: bytes, context: Any) -> bytes:
 
 async def _ticks(request: bytes, context: Any) -> AsyncIterator[bytes]:
     for tick in range(3):
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.4)
         yield f"{caller(context).namespace}:{tick}".encode()
 
 
@@ -220,15 +220,15 @@ def test_the_tokens_file_is_read_again_when_it_changes(
 def test_a_unary_call_is_held_to_the_call_timeout_and_a_stream_is_not() -> None:
     async def main() -> None:
         async with (
-            serving(None, call_timeout=0.3) as address,
+            serving(None, call_timeout=1.0) as address,
             grpc.aio.insecure_channel(address) as channel,
         ):
             code, details = await _call(channel, SLOW, None)
             assert code == grpc.StatusCode.DEADLINE_EXCEEDED
             assert details == (
-                "the call ran longer than this server allows one call (0.3 s, --call-timeout)"
+                "the call ran longer than this server allows one call (1 s, --call-timeout)"
             )
-            ticks = channel.unary_stream(TICKS)(b"")  # 0.6 s in all, past the limit
+            ticks = channel.unary_stream(TICKS)(b"")  # 1.2 s in all, past the limit
             assert len([t async for t in ticks]) == 3
             assert await _call(channel, WHO, None) == (grpc.StatusCode.OK, "default")
 

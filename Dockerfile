@@ -9,25 +9,27 @@ ARG RAY_VERSION=2.60.0
 RUN apt-get update \
     && apt-get install -y --no-install-recommends gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*
-WORKDIR /src
+WORKDIR /opt/cardroom/src
 COPY pyproject.toml setup.py README.md ./
 COPY simulations simulations
 COPY service service
 COPY workers workers
-# The dependencies and mypyc first, then cardroom itself with the engine compiled into it.
+# As `make compile` does: an editable install, then the engine's hot modules compiled with
+# mypyc beside their sources (newer than them, so the engine takes them).
 # ray[default]: Ray's metrics on :8080 (the PodMonitors) and the KubeRay autoscaler need it.
-RUN python -m venv /opt/cardroom \
-    && /opt/cardroom/bin/pip install --no-cache-dir --upgrade pip \
-    && /opt/cardroom/bin/pip install --no-cache-dir "ray[default]==${RAY_VERSION}" ".[compile,postgres]" \
-    && CARDROOM_COMPILE=1 /opt/cardroom/bin/pip install --no-cache-dir --no-build-isolation \
-        --no-deps --force-reinstall .
+RUN python -m venv /opt/cardroom/venv \
+    && /opt/cardroom/venv/bin/pip install --no-cache-dir --upgrade pip \
+    && /opt/cardroom/venv/bin/pip install --no-cache-dir "ray[default]==${RAY_VERSION}" \
+        -e ".[compile,postgres]" \
+    && CARDROOM_COMPILE=1 /opt/cardroom/venv/bin/python setup.py --quiet build_ext --inplace --force \
+    && rm -rf build
 
 FROM python:${PYTHON_VERSION}-slim-bookworm
 COPY --from=build /opt/cardroom /opt/cardroom
 # Not root: uid and gid 1000, as the manifests' securityContext says.  The root filesystem
 # is mounted read-only there; /tmp (Ray's sessions) and /data (the job store) are volumes.
 RUN groupadd --gid 1000 cardroom && useradd --uid 1000 --gid 1000 --no-create-home cardroom
-ENV PATH=/opt/cardroom/bin:$PATH \
+ENV PATH=/opt/cardroom/venv/bin:$PATH \
     HOME=/tmp \
     PYTHONDONTWRITEBYTECODE=1 \
     RAY_USAGE_STATS_ENABLED=0

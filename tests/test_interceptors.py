@@ -318,3 +318,31 @@ def test_tokens_files_are_read_strictly(tmp_path: Path) -> None:
         assert str(refused.value).startswith(message), (text, str(refused.value))
     with pytest.raises(TokensError, match="namespace: must be"):
         mint("-x")
+
+
+def test_cardroom_token_prints_the_token_once_and_appends_its_hash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from service.cli import main
+
+    path = tmp_path / "tokens.txt"
+    assert main(["token", "alice", "--jobs", "3", "--file", str(path)]) == 0
+    alice = capsys.readouterr().out.strip()
+    assert main(["token", "bob", "--file", str(path)]) == 0
+    bob = capsys.readouterr().out.strip()
+    assert path.stat().st_mode & 0o777 == 0o600
+    text = path.read_text()
+    assert alice not in text and bob not in text and len(text.splitlines()) == 2
+    entries = parse_tokens(text, str(path))
+    assert auth.check(entries, alice) == auth.Principal("alice", alice.split(".")[1], 3)
+    assert auth.check(entries, bob) == auth.Principal("bob", bob.split(".")[1], None)
+    assert main(["token", "carol"]) == 0  # no file: the line on stderr, the token on stdout
+    printed = capsys.readouterr()
+    carol_line = printed.err.strip()
+    assert auth.check(parse_tokens(carol_line, "stderr"), printed.out.strip()) is not None
+    assert main(["token", "Carol", "--file", str(path)]) == 2
+    assert "namespace: must be" in capsys.readouterr().err
+    path.write_text(text + "garbage\n")  # a file that would not read is not added to
+    assert main(["token", "dave", "--file", str(path)]) == 2
+    assert "line 3: must be KEYID NAMESPACE" in capsys.readouterr().err
+    assert path.read_text() == text + "garbage\n"

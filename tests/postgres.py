@@ -51,7 +51,13 @@ class PostgresServer:
         self.data = self.root / "data"
         as_user: dict[str, Any] = {}
         if os.geteuid() == 0:
-            account = pwd.getpwnam("postgres")
+            try:
+                account = pwd.getpwnam("postgres")
+            except KeyError:
+                raise RuntimeError(
+                    "as root the test runs PostgreSQL as the postgres user, which Debian's "
+                    "postgresql package makes (make tools installs it)"
+                ) from None
             os.chown(self.root, account.pw_uid, account.pw_gid)
             as_user = {"user": account.pw_uid, "group": account.pw_gid, "extra_groups": []}
         initdb = [f"{bindir}/initdb", "-D", str(self.data), "-U", "cardroom", "--auth=trust"]

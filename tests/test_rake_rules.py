@@ -1,8 +1,8 @@
 """The house's take, worked examples of each rule: the rake as a percentage rounded down, half
 to even, half up or up, to whole units; per increment of the pot; capped by the players dealt
 in; 'no flop, no drop'; the jackpot drop, fixed or a capped percentage, from pots that reach
-its threshold; every figure from one set of compiled functions
-(simulations/engine/rake_rules.py)."""
+its threshold; and the reference engine and the economics kernel taking every figure from the
+same compiled functions (simulations/engine/rake_rules.py)."""
 
 from __future__ import annotations
 
@@ -26,12 +26,15 @@ from simulations.engine.rake_rules import (
     linear_rake,
     rounded_quotient,
 )
+from simulations.models import table_kernel, table_tally
 
 
 def test_the_kernel_and_the_engine_call_the_same_rule_functions() -> None:
     for name in ("applicable_cap", "rake_amount", "drop_amount"):
         assert getattr(game_parts, name) is getattr(rake_rules, name), name
-    assert settle.house_take is rake_rules.house_take
+    assert settle.house_take is rake_rules.house_take is table_kernel.house_take
+    assert table_kernel.rake_amount is rake_rules.rake_amount is table_tally.rake_amount
+    assert table_kernel.drop_amount is rake_rules.drop_amount
 
 
 def test_a_percentage_of_the_pot() -> None:

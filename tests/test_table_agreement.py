@@ -17,21 +17,21 @@ import numpy.typing as npt
 import pytest
 
 from simulations.engine import odd_chips, rake_rules
-from simulations.engine.game import JackpotDrop, Rake, RakeRounding
+from simulations.engine.game import RakeRounding
 from simulations.evaluators.floors import hand_floor
 from simulations.models import players as player_models
 from simulations.models import starting_hands, table_kernel, table_reference
 from simulations.models.bad_beat import BadBeatRules, count_jackpots
 from simulations.models.players import EVERY_RIVER, SeatModel
-from simulations.models.table import Conditions, Jackpot, RakePolicy, Table
+from simulations.models.table import Conditions, DropRule, Jackpot, RakePolicy, RakeRule, Table
 from simulations.models.table_kernel import FLOPPED, SHOWDOWN, awards
 from simulations.models.table_reference import Reference
 
 SEED = 20_260_201
 HOUSE = RakePolicy(
     "10 % capped",
-    Rake(Fraction(1, 10), caps=((2, 2), (3, 4), (5, 6)), rounding=RakeRounding.HALF_EVEN),
-    JackpotDrop(1, 20),
+    RakeRule(Fraction(1, 10), caps=((2, 2), (3, 4), (5, 6)), rounding=RakeRounding.HALF_EVEN),
+    DropRule(1, 20),
 )
 KINDS = (
     SeatModel("tight", 3, 0.16, "pair", river="two pair", chance=0.05, bet=0.75, open=3.0),

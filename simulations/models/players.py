@@ -108,15 +108,13 @@ class SeatModel:
     def describe(self) -> str:
         if self.sees_every_river:
             return "plays every hand to the river"
-        streets = self.street_hands
-        made = (
-            f"continues with {_floor_words(streets[0])}"
-            if len(set(streets)) == 1
-            else "continues with "
-            + ", ".join(
-                f"{_floor_words(t)} on the {s}" for s, t in zip(STREETS, streets, strict=True)
-            )
-        )
+        flop, turn, river = (_floor_words(t) for t in self.street_hands)
+        if flop == turn == river:
+            made = f"continues with {flop}"
+        elif flop == turn:
+            made = f"continues with {flop} on the flop and turn, {river} on the river"
+        else:
+            made = f"continues with {flop} on the flop, {turn} on the turn, {river} on the river"
         chance = f", else with chance {self.chance:g}" if self.chance else ""
         return (
             f"plays {100 * self.vpip:g} % of hands (opens to {self.open:g} BB), {made}{chance}; "
@@ -141,7 +139,8 @@ def _floor_words(text: str) -> str:
         return "no made hand"
     if words == "any":
         return "any hand"
-    return f"{describe_floor(text)} or better"
+    described = describe_floor(text)
+    return f"{described[0].lower()}{described[1:]} or better"
 
 
 TYPICAL = SeatModel(name="typical")

@@ -4,8 +4,9 @@ room conditions — and the same as the compiled loop (:mod:`simulations.models.
 takes it.
 
 A rake policy (:class:`RakePolicy`) is the engine's own :class:`~simulations.engine.game.Rake`
-and :class:`~simulations.engine.game.JackpotDrop` (either may be absent), so that the
-reference engine settles a hand under it exactly as the loop does, plus a time charge (chips
+and :class:`~simulations.engine.game.JackpotDrop` (either may be absent; held as plain data,
+:class:`RakeRule` and :class:`DropRule`), so that the reference engine settles a hand under it
+exactly as the loop does, plus a time charge (chips
 per seat per hour: 'In some cases players are simply charged hourly fees', dicechip.com,
 'No flop, no drop'), which no pot pays.
 """
@@ -13,13 +14,21 @@ per seat per hour: 'In some cases players are simply charged hourly fees', dicec
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cached_property
+from fractions import Fraction
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from simulations.engine.game import GameDefinition, JackpotDrop, Rake, holdem, omaha
+from simulations.engine.game import (
+    GameDefinition,
+    JackpotDrop,
+    Rake,
+    RakeRounding,
+    holdem,
+    omaha,
+)
 from simulations.engine.limits import Limit
 from simulations.engine.rake_rules import NO_CAP
 from simulations.evaluators.high import TABLES
@@ -48,13 +57,69 @@ STACK = 10**12  # deep enough that nobody is ever all in
 
 
 @dataclass(frozen=True)
+class RakeRule:
+    """A rake as plain data: the fields of the engine's :class:`~simulations.engine.game.Rake`
+    (whose checks it takes), which :meth:`engine` builds.  A job's model crosses to the
+    workers by pickle, and the compiled engine's rule classes do not unpickle."""
+
+    percent: Fraction = Fraction(0)
+    caps: tuple[tuple[int, int], ...] = ()
+    no_flop_no_drop: bool = True
+    unit: int = 1
+    rounding: RakeRounding = RakeRounding.DOWN
+    increment: int = 0
+    per_increment: int = 0
+
+    def __post_init__(self) -> None:
+        self.engine()
+
+    def engine(self) -> Rake:
+        return _engine_rake(self)
+
+
+@dataclass(frozen=True)
+class DropRule:
+    """A jackpot drop as plain data: the fields of the engine's
+    :class:`~simulations.engine.game.JackpotDrop` (see :class:`RakeRule`)."""
+
+    amount: int
+    threshold: int
+    percent: Fraction = Fraction(0)
+    cap: int | None = None
+
+    def __post_init__(self) -> None:
+        self.engine()
+
+    def engine(self) -> JackpotDrop:
+        return _engine_drop(self)
+
+
+@cache
+def _engine_rake(rule: RakeRule) -> Rake:
+    return Rake(
+        rule.percent,
+        rule.caps,
+        rule.no_flop_no_drop,
+        rule.unit,
+        rule.rounding,
+        rule.increment,
+        rule.per_increment,
+    )
+
+
+@cache
+def _engine_drop(rule: DropRule) -> JackpotDrop:
+    return JackpotDrop(rule.amount, rule.threshold, rule.percent, rule.cap)
+
+
+@dataclass(frozen=True)
 class RakePolicy:
-    """A way of charging the table: a rake and a jackpot drop from each pot (the engine's
-    rules; None: none), and a time charge in chips per seat per hour."""
+    """A way of charging the table: a rake and a jackpot drop from each pot (None: none),
+    and a time charge in chips per seat per hour."""
 
     name: str = "rake"
-    rake: Rake | None = None
-    drop: JackpotDrop | None = None
+    rake: RakeRule | None = None
+    drop: DropRule | None = None
     time: int = 0
 
     def row(self) -> list[int]:
@@ -145,7 +210,9 @@ class Table:
         game = base(Limit.NO, blinds=self.blinds)
         if policy is None:
             return game
-        return replace(game, rake=policy.rake, jackpot_drop=policy.drop)
+        rake = policy.rake.engine() if policy.rake is not None else None
+        drop = policy.drop.engine() if policy.drop is not None else None
+        return replace(game, rake=rake, jackpot_drop=drop)
 
     def settings(self) -> npt.NDArray[np.int64]:
         c = self.jackpot.conditions if self.jackpot else Conditions()

@@ -27,6 +27,9 @@ def jackpot_picture(job: Job, report: Mapping[str, Any], path: Path) -> None:
     frequency.set_xticks(range(len(levels)))
     frequency.set_xticklabels(names, rotation=30, ha="right", fontsize="small")
     frequency.set_ylabel("hands that hit (%)")
+    shown = [x for x in share if x > 0]
+    if shown and max(shown) > 50 * min(shown):
+        frequency.set_yscale("log")
     frequency.set_title("Frequency by losing hand (or better)")
     for x, level in enumerate(levels):
         if level["frequency"]:

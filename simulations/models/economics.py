@@ -115,8 +115,12 @@ def describe_rake(rake: RakeRule | None) -> str:
             text += f" in units of {rake.unit:,}"
         if rake.rounding is not RakeRounding.DOWN:
             text += f", rounded {rake.rounding.value}"
-    if rake.caps:
-        text += ", capped " + ", ".join(f"{c:,} from {p} players" for p, c in rake.caps)
+    if len(rake.caps) == 1 and rake.caps[0][0] == 2:
+        text += f", capped at {rake.caps[0][1]:,}"
+    elif rake.caps:
+        text += ", capped at " + ", ".join(
+            f"{c:,} {'heads-up' if p == 2 else f'from {p} players'}" for p, c in rake.caps
+        )
     if not rake.no_flop_no_drop:
         text += ", raked before the flop too"
     return text

@@ -118,3 +118,73 @@ def omaha_value(
                         if v > best:
                             best = v
     return best
+
+
+@nb.njit(cache=True, inline="always")
+def omaha_pairs(
+    holes: npt.NDArray[np.int64],
+    p: int,
+    pair_class: npt.NDArray[np.int32],
+    pairs: npt.NDArray[np.int64],
+) -> None:
+    """Seat ``p``'s six two-card choices for :func:`omaha_value_of`: ``pairs[p, i]`` holds
+    the choice's rank class times 455, its suit (-1: not suited) and its rank mask."""
+    i = 0
+    for a in range(3):
+        for b in range(a + 1, 4):
+            x = holes[p, a]
+            y = holes[p, b]
+            pairs[p, i, 0] = pair_class[(x >> 2) * 13 + (y >> 2)] * 455
+            pairs[p, i, 1] = x & 3 if x & 3 == y & 3 else -1
+            pairs[p, i, 2] = (1 << (x >> 2)) | (1 << (y >> 2))
+            i += 1
+
+
+@nb.njit(cache=True, inline="always")
+def board_triples(
+    board: npt.NDArray[np.int64],
+    shown: int,
+    triple_class: npt.NDArray[np.int32],
+    triples: npt.NDArray[np.int64],
+) -> int:
+    """The three-card choices of the first ``shown`` board cards for
+    :func:`omaha_value_of` (``triples[t]``: rank class, suit or -1, rank mask); returns how
+    many."""
+    t = 0
+    for a in range(shown - 2):
+        for b in range(a + 1, shown - 1):
+            for c in range(b + 1, shown):
+                x = board[a]
+                y = board[b]
+                z = board[c]
+                triples[t, 0] = triple_class[(x >> 2) * 169 + (y >> 2) * 13 + (z >> 2)]
+                suited = x & 3 == y & 3 and y & 3 == z & 3
+                triples[t, 1] = x & 3 if suited else -1
+                triples[t, 2] = (1 << (x >> 2)) | (1 << (y >> 2)) | (1 << (z >> 2))
+                t += 1
+    return t
+
+
+@nb.njit(cache=True, inline="always")
+def omaha_value_of(
+    pairs: npt.NDArray[np.int64],
+    p: int,
+    triples: npt.NDArray[np.int64],
+    count: int,
+    values: npt.NDArray[np.int32],
+    flush_values: npt.NDArray[np.int32],
+) -> int:
+    """The best Omaha high value of seat ``p`` from his six two-card choices and the board's
+    ``count`` three-card choices (:func:`omaha_pairs`, :func:`board_triples`): the same
+    value as :func:`omaha_value`, each class looked up once a hand or a street."""
+    best = 0
+    for i in range(6):
+        base = pairs[p, i, 0]
+        suit = pairs[p, i, 1]
+        for t in range(count):
+            v = values[base + triples[t, 0]]
+            if suit >= 0 and triples[t, 1] == suit:
+                v = flush_values[pairs[p, i, 2] | triples[t, 2]]
+            if v > best:
+                best = v
+    return int(best)

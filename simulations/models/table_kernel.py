@@ -38,7 +38,14 @@ from simulations.engine.rake_rules import applicable_cap, drop_amount, house_tak
 from simulations.models.players import bet_size, continues
 from simulations.models.splitmix import uniform, uniform_at
 from simulations.models.starting_hands import combo_of, plays
-from simulations.models.table_eval import HOLDEM, board_key, holdem_value, omaha_value
+from simulations.models.table_eval import (
+    HOLDEM,
+    board_key,
+    board_triples,
+    holdem_value,
+    omaha_pairs,
+    omaha_value_of,
+)
 from simulations.models.table_jackpot import ROLES, verdict
 
 DECK = 52
@@ -154,19 +161,22 @@ def _value(
     board: npt.NDArray[np.int64],
     shown: int,
     key: int,
+    pairs: npt.NDArray[np.int64],
+    triples: npt.NDArray[np.int64],
+    count: int,
     card_keys: npt.NDArray[np.int64],
     flush_values: npt.NDArray[np.int32],
     row_offsets: npt.NDArray[np.int32],
     rank_values: npt.NDArray[np.int32],
-    pair_class: npt.NDArray[np.int32],
-    triple_class: npt.NDArray[np.int32],
     omaha_values: npt.NDArray[np.int32],
 ) -> int:
+    """Seat ``s``'s best hand with ``shown`` board cards (hold'em: the board's summed keys
+    ``key``; Omaha: his two-card and the board's three-card choices)."""
     if variant == HOLDEM:
         return holdem_value(
             holes, s, board, shown, key, card_keys, flush_values, row_offsets, rank_values
         )
-    return omaha_value(holes, s, board, shown, pair_class, triple_class, omaha_values, flush_values)
+    return omaha_value_of(pairs, s, triples, count, omaha_values, flush_values)
 
 
 @nb.njit(cache=True)
@@ -234,6 +244,9 @@ def play_hands(
     contrib = np.empty(n, dtype=np.int64)
     at_river = np.empty(n, dtype=np.int64)
     level_roles = np.zeros((n_levels, ROLES), dtype=np.int64)
+    pairs = np.empty((n, 6, 3), dtype=np.int64)
+    triples = np.empty((10, 3), dtype=np.int64)
+    count_triples = 0
     cap_of = np.empty(n_policies, dtype=np.int64)
     for p in range(n_policies):
         cap_of[p] = applicable_cap(n, cap_players[p], caps[p])
@@ -284,9 +297,15 @@ def play_hands(
             for s in range(n):
                 if live[s]:
                     saw_flop |= 1 << s
+                    if variant != HOLDEM:
+                        omaha_pairs(holes, s, pair_class, pairs)
             for street in range(3):
                 shown = 3 + street
-                key = board_key(board, shown, card_keys) if variant == HOLDEM else 0
+                key = 0
+                if variant == HOLDEM:
+                    key = board_key(board, shown, card_keys)
+                else:
+                    count_triples = board_triples(board, shown, triple_class, triples)
                 pot = 0
                 for s in range(n):
                     pot += contrib[s]
@@ -299,8 +318,9 @@ def play_hands(
                     floor = floors[s, street]
                     if floor >= 0 or (street == 2 and judge):
                         values[s] = _value(
-                            variant, holes, s, board, shown, key, card_keys, flush_values,
-                            row_offsets, rank_values, pair_class, triple_class, omaha_values,
+                            variant, holes, s, board, shown, key, pairs, triples,
+                            count_triples, card_keys, flush_values, row_offsets, rank_values,
+                            omaha_values,
                         )  # fmt: skip
                         valued[s] = street
                     going[s] = (floor >= 0 and values[s] >= floor) or (
@@ -355,14 +375,18 @@ def play_hands(
         shown_mask = 0
         if showdown:
             best = -1
-            key = board_key(board, 5, card_keys) if variant == HOLDEM else 0
+            key = 0
+            if variant == HOLDEM:
+                key = board_key(board, 5, card_keys)
+            else:
+                count_triples = board_triples(board, 5, triple_class, triples)
             for s in range(n):
                 if live[s]:
                     shown_mask |= 1 << s
                     if valued[s] != 2:
                         values[s] = _value(
-                            variant, holes, s, board, 5, key, card_keys, flush_values,
-                            row_offsets, rank_values, pair_class, triple_class, omaha_values,
+                            variant, holes, s, board, 5, key, pairs, triples, count_triples,
+                            card_keys, flush_values, row_offsets, rank_values, omaha_values,
                         )  # fmt: skip
                     if values[s] > best:
                         best = values[s]

@@ -270,7 +270,13 @@ def _sums(
             game[2] += masks[i, 1] & bit != 0
             game[3] += masks[i, 2] & bit != 0
         pot = pots[i]
-        k.awards(pot, masks[i, 3], button[i], n, base_awards)
+        winners = masks[i, 3]
+        alone = -1  # the one winner of the pot, if there is one: he pays the whole take
+        for s in range(n):
+            if winners >> s & 1:
+                alone = s if alone == -1 else -2
+        if alone < 0:
+            k.awards(pot, winners, button[i], n, base_awards)
         for p in range(p_count):
             rake = rakes[i, p]
             drop = drops[i, p]
@@ -283,14 +289,18 @@ def _sums(
                     row[k.P_INCREMENT], row[k.P_PER_INCREMENT], NO_CAP,
                 )  # fmt: skip
                 counts[p, 1] += uncapped > cap_of[p]
-            k.awards(pot - rake, masks[i, 3], button[i], n, raked_awards)
-            k.awards(pot - rake - drop, masks[i, 3], button[i], n, dropped_awards)
             for t in range(kinds):
                 kind_rake[p, t] = 0
                 kind_drop[p, t] = 0
-            for s in range(n):
-                kind_rake[p, kind[s]] += base_awards[s] - raked_awards[s]
-                kind_drop[p, kind[s]] += raked_awards[s] - dropped_awards[s]
+            if alone >= 0:
+                kind_rake[p, kind[alone]] = rake
+                kind_drop[p, kind[alone]] = drop
+            else:
+                k.awards(pot - rake, winners, button[i], n, raked_awards)
+                k.awards(pot - rake - drop, winners, button[i], n, dropped_awards)
+                for s in range(n):
+                    kind_rake[p, kind[s]] += base_awards[s] - raked_awards[s]
+                    kind_drop[p, kind[s]] += raked_awards[s] - dropped_awards[s]
             _square_add(rake, moments[p, 0], 0)
             _square_add(drop, moments[p, 1], 0)
             _square_add(rake - rakes[i, 0], moments[p, 2], 0)

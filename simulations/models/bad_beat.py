@@ -49,13 +49,15 @@ from simulations.evaluators.high import TABLES, evaluate_high, flush_suit, rank_
 from simulations.evaluators.high_tables import HighTables
 from simulations.models.bad_beat_room import (
     Room,
+    describe_policy,
+    describe_room,
     level_rows,
     policy_report,
     read_house,
     read_policy,
     read_room,
 )
-from simulations.models.economics import describe_drop, describe_rake, read_blinds, table_report
+from simulations.models.economics import read_blinds, table_report
 from simulations.models.jackpot_policy import JackpotPolicy
 from simulations.models.players import EVERY_RIVER, SeatModel, read_seat_models
 from simulations.models.table import DropRule, Jackpot, RakePolicy, RakeRule, Table
@@ -271,37 +273,10 @@ class BadBeatModel:
         return text
 
     def describe_room(self) -> str:
-        c = self.room.conditions
-        parts = [f"at least {c.min_players} dealt in"] if c.min_players > 2 else []
-        if c.min_pot:
-            parts.append(f"pots of {c.min_pot:,} or more")
-        if c.raked_only:
-            parts.append("raked hands")
-        parts.append("shown down" if c.showdown_required else "hands held at the river")
-        pace = f"{self.room.tables:,} tables at {self.room.hands_per_hour:g} hands an hour"
-        house = f"rake {describe_rake(self.rake)}; drop {describe_drop(self.drop)}"
-        return f"jackpot hands {', '.join(parts)}; {pace}; {house}"
+        return describe_room(self.room, self.rake, self.drop)
 
     def describe_policy(self) -> str:
-        p = self.policy
-        if p is None:
-            return ""
-        s = p.shares
-        text = (
-            f"seed {p.seed:,}; of the drop {100 * p.reserve_share:g} % to the reserve, "
-            f"{100 * p.admin_share:g} % admin; paid {100 * s.loser:g} % losing hand, "
-            f"{100 * s.winner:g} % winning hand, {100 * s.table:g} % table, "
-            f"{100 * s.room:g} % room"
-        )
-        if p.two_losers is not None:
-            t = p.two_losers
-            text += (
-                f" (two losing hands: {100 * t.loser:g} / {100 * t.second:g} / "
-                f"{100 * t.winner:g} / {100 * t.table:g} / {100 * t.room:g})"
-            )
-        if p.steps:
-            text += f"; steps down every {p.every_hours:g} hours to {', '.join(p.steps)}"
-        return text
+        return "" if self.policy is None else describe_policy(self.policy)
 
     def empty_tally(self) -> BadBeatTally | TableTally:
         return BadBeatTally() if self.classic else TableTally()

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simulations.evaluators.floors import describe_floor, hand_floor
-from simulations.models.economics import read_drop, read_rake_rule
+from simulations.models.economics import describe_drop, describe_rake, read_drop, read_rake_rule
 from simulations.models.jackpot_policy import (
     QUANTILES,
     Cycle,
@@ -300,3 +300,37 @@ def policy_report(
         "returned_share": returned,
         "kinds": kinds,
     }
+
+
+def describe_room(room: Room, rake: RakeRule | None, drop: DropRule | None) -> str:
+    """The room's conditions, pace and house take, in words."""
+    c = room.conditions
+    parts = [f"at least {c.min_players} dealt in"] if c.min_players > 2 else []
+    if c.min_pot:
+        parts.append(f"pots of {c.min_pot:,} or more")
+    if c.raked_only:
+        parts.append("raked hands")
+    parts.append("shown down" if c.showdown_required else "hands held at the river")
+    pace = f"{room.tables:,} tables at {room.hands_per_hour:g} hands an hour"
+    house = f"rake {describe_rake(rake)}; drop {describe_drop(drop)}"
+    return f"jackpot hands {', '.join(parts)}; {pace}; {house}"
+
+
+def describe_policy(p: JackpotPolicy) -> str:
+    """The policy's seed, shares and schedule, in words."""
+    s = p.shares
+    text = (
+        f"seed {p.seed:,}; of the drop {100 * p.reserve_share:g} % to the reserve, "
+        f"{100 * p.admin_share:g} % admin; paid {100 * s.loser:g} % losing hand, "
+        f"{100 * s.winner:g} % winning hand, {100 * s.table:g} % table, "
+        f"{100 * s.room:g} % room"
+    )
+    if p.two_losers is not None:
+        t = p.two_losers
+        text += (
+            f" (two losing hands: {100 * t.loser:g} / {100 * t.second:g} / "
+            f"{100 * t.winner:g} / {100 * t.table:g} / {100 * t.room:g})"
+        )
+    if p.steps:
+        text += f"; steps down every {p.every_hours:g} hours to {', '.join(p.steps)}"
+    return text

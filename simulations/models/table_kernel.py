@@ -188,8 +188,9 @@ def play_hands(
     chance: npt.NDArray[np.float64],
     bet: npt.NDArray[np.float64],
     open_to: npt.NDArray[np.int64],
-    above: npt.NDArray[np.float64],
-    width: npt.NDArray[np.float64],
+    hand_class: npt.NDArray[np.uint16],
+    class_above: npt.NDArray[np.float64],
+    class_width: npt.NDArray[np.float64],
     policies: npt.NDArray[np.int64],
     cap_players: npt.NDArray[np.int64],
     caps: npt.NDArray[np.int64],
@@ -272,15 +273,16 @@ def play_hands(
         opener = -1
         first = big + 1 if n > 2 else button
         for k in range(n):
-            s = (first + k) % n
+            s = first + k
+            s = s - n if s >= n else s
             if s == big and opener < 0:
                 live[s] = True  # folded round to the big blind, who wins the blinds
                 break
-            index = combo_of(holes, s, hole)
-            low = above[index]
+            c = hand_class[combo_of(holes, s, hole)]
+            low = class_above[c]
             if low < vpip[s] and (
-                low + width[index] <= vpip[s]
-                or plays(low, width[index], decision_draw(seed, n, hole, 0, s), vpip[s])
+                low + class_width[c] <= vpip[s]
+                or plays(low, class_width[c], decision_draw(seed, n, hole, 0, s), vpip[s])
             ):
                 played |= 1 << s
                 live[s] = True
@@ -311,7 +313,8 @@ def play_hands(
                     pot += contrib[s]
                 bettor = -1
                 for k in range(n):  # in turn from the button's left
-                    s = (button + 1 + k) % n
+                    s = button + 1 + k
+                    s = s - n if s >= n else s
                     going[s] = False
                     if not live[s]:
                         continue

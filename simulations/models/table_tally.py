@@ -200,6 +200,8 @@ class TableTally:
 @nb.njit(cache=True, inline="always")
 def _square_add(x: int, out: npt.NDArray[np.int64], at: int) -> None:
     """Add ``x`` and its square (as three limb products) to ``out[at : at + 4]``."""
+    if x == 0:
+        return
     a = -x if x < 0 else x
     hi = a >> LIMB
     lo = a & _LOW
@@ -281,7 +283,7 @@ def _sums(
             rake = rakes[i, p]
             drop = drops[i, p]
             counts[p, 0] += rake > 0
-            if cap_of[p] >= 0:
+            if cap_of[p] >= 0 and rake == cap_of[p]:  # at the cap: was it cut to it?
                 row = policies[p]
                 uncapped = rake_amount(
                     pot, n, flopped, row[k.P_NO_FLOP_NO_DROP] == 1, row[k.P_NUMERATOR],

@@ -219,7 +219,8 @@ def play_hands(
     shown down and won the pot (columns 0..3), the pot after the uncalled bet came back,
     each seat's chips in it, each policy's rake and drop, the strictest jackpot level hit by
     the cards alone and with the room conditions met (-1: none), and the jackpot's roles at
-    each level (``roles[i, level, role]``, seat masks).
+    each level (``roles[i, level, role]``, seat masks: written for the hands that hit, the
+    others' rows left as they were).
 
     ``floors[seat, street]`` is the made hand a seat continues with on the flop, turn and
     river; ``policies`` a row per rake policy, ``cap_players``/``caps`` its caps (rows

@@ -222,7 +222,7 @@ def _step_lines(runs: Sequence[dict[str, Any]]) -> list[str]:
             what = (
                 f"`python bench/mutation.py check NAME… --scenarios "
                 f"{' '.join(run['scenario_files'])}`: {_count(run['tried'])} survivors of the "
-                f"step before run, each in the run's own mutant tree, against the scenarios "
+                f"full run tried, each in the run's own mutant tree, against the scenarios "
                 f"written after the run started (a killed mutant stays killed when scenarios "
                 f"are added; the mutants are the run's, the engine unchanged)"
             )
@@ -417,7 +417,8 @@ def generate(work: Path, classes: Path, doc: Path) -> list[str]:
     runs = json.loads(runs_file.read_text(encoding="utf-8")) if runs_file.exists() else []
     classification = load_classification(classes)
     write_doc(doc, render(summary, runs, classification))
-    names = [item["mutant"] for item in summary["survivors"] if item["verdict"] != "not run"]
+    everyone = [item["mutant"] for item in summary["survivors"] if item["verdict"] != "not run"]
+    names = [name for name in everyone if name not in _killed_later(runs)]
     _, unexamined = classify(names, classification)
     notes = [f"not yet examined: {name}" for name in unexamined]
     notes += [f"named but not a survivor: {name}" for name in stale_entries(names, classification)]

@@ -8,12 +8,14 @@ rather than a silent default.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 _MISSING: Any = object()
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 ECHO_LIMIT = 40
 # Integers of more digits than this are described by their length rather than written out:
@@ -73,6 +75,15 @@ class SpecError(ValueError):
         super().__init__(f"{field}: {problem}" if field else problem)
         self.field = field
         self.problem = problem
+
+
+def shown_key(key: object) -> str:
+    """A key of the user's as a field path shows it: a plain word as it is, anything else
+    (empty, spaced, a line break in it, long) quoted and shortened by :func:`echo`, so that
+    a message stays one line and still shows which key."""
+    if isinstance(key, str) and len(key) <= ECHO_LIMIT and _PLAIN_KEY.fullmatch(key):
+        return key
+    return echo(key)
 
 
 def type_name(value: object) -> str:
@@ -240,6 +251,4 @@ class Fields:
             if key not in self._read:
                 known = sorted(self._read)
                 hint = f" (known keys: {', '.join(known)})" if known else ""
-                # The key is the user's text: a long one is shortened like any echoed value.
-                shown = key if isinstance(key, str) and len(key) <= ECHO_LIMIT else echo(key)
-                raise SpecError(self.path(shown), f"is not a known setting{hint}")
+                raise SpecError(self.path(shown_key(key)), f"is not a known setting{hint}")

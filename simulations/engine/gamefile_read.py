@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from simulations.cards import RANK_SYMBOLS, Rank
-from simulations.spec import echo, type_name
+from simulations.spec import echo, shown_key, type_name
 
 __all__ = [
     "MAX_CARDS",
@@ -114,7 +114,7 @@ class Table:
         for key in self.items:
             if key not in self.read:
                 known = ", ".join(sorted(self.read))
-                shown = key if isinstance(key, str) and len(key) <= 40 else echo(key)
+                shown = shown_key(key)
                 raise Invalid(self.at(shown), f"is not a known setting (known: {known})")
 
 

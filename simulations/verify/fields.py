@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from simulations.spec import echo, type_name
+from simulations.spec import echo, shown_key, type_name
 
 Number = int | Fraction  # a stack or share; a fraction only under the exact odd-chip rule
 
@@ -128,7 +128,7 @@ class Table:
         """Refuse the first key that no reader asked for."""
         for key in self.data:
             if key not in self._read:
-                shown = key if len(key) <= 40 else echo(key)
+                shown = shown_key(key)
                 known = ", ".join(sorted(self._read))
                 raise ScenarioError(self.field(shown), f"unknown key (known here: {known})")
 

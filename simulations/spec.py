@@ -8,8 +8,10 @@ rather than a silent default.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -84,6 +86,32 @@ def shown_key(key: object) -> str:
     if isinstance(key, str) and len(key) <= ECHO_LIMIT and _PLAIN_KEY.fullmatch(key):
         return key
     return echo(key)
+
+
+# A percentage's decimal places: enough for any rake or drop a room posts, few enough that
+# the fraction's numerator and denominator, times any pot, fit the kernels' 64-bit integers.
+MAX_PERCENT_PLACES = 6
+
+
+def percentage(value: object) -> Fraction:
+    """A rake's or drop's percentage, written as a number (``5``, ``2.5``), as the exact
+    fraction of one it means; ``ValueError`` with the problem (the caller names the field).
+
+    Read through its decimal text, so that 2.5 is exactly 1/40 and not the float's binary
+    neighbour; from 0 up to 100, finite, with at most :data:`MAX_PERCENT_PLACES` places.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"must be a number, not {type_name(value)}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"must be a percentage from 0 up to 100, got {value}")
+    written = Fraction(repr(value))
+    if not 0 <= written < 100:
+        raise ValueError(f"must be a percentage from 0 up to 100, got {value:g}")
+    if written.denominator > 10**MAX_PERCENT_PLACES:
+        raise ValueError(
+            f"must have at most {MAX_PERCENT_PLACES} decimal places, got {echo(value)}"
+        )
+    return written / 100
 
 
 def type_name(value: object) -> str:

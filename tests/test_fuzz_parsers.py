@@ -313,3 +313,29 @@ def test_an_unknown_key_that_is_no_plain_word_is_quoted_in_a_one_line_message(ke
     ):
         assert "\n" not in message, message
         assert shown in message, message
+
+
+@pytest.mark.parametrize("written", ["nan", "inf", "5e-324", "12.3456789"])
+def test_a_percentage_that_is_not_finite_or_too_fine_is_refused_naming_the_field(
+    written: str,
+) -> None:
+    """A rake percentage of inf or nan in a game file raised ValueError out of the parser
+    (CheckGame answered INTERNAL), and in a job file named the kind, not the field; one of
+    5e-324 passed validation and the job then failed in the kernel, its fraction beyond
+    64 bits.  Both parsers now read it with one rule, naming the field."""
+    game = (REPO / "simulations/games/01-holdem-no-limit.toml").read_text()
+    with pytest.raises(GameFileError) as game_error:
+        checked_game(f"{game}\n[house]\nrake = {{percent = {written}}}\n")
+    assert game_error.value.field == "house.rake.percent"
+    job = tomllib.loads((REPO / "examples/rake.toml").read_text())
+    job["policies"][0]["percent"] = float(written)
+    with pytest.raises(SpecError) as job_error:
+        job_from_mapping(job)
+    assert job_error.value.field == "policies[0].percent"
+    assert job_error.value.problem.startswith("must "), job_error.value
+
+
+def test_a_percentage_of_six_places_is_still_a_percentage() -> None:
+    job = tomllib.loads((REPO / "examples/rake.toml").read_text())
+    job["policies"][0]["percent"] = 2.123456
+    job_from_mapping(job)

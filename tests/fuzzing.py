@@ -54,10 +54,16 @@ assert sum(SHARES.values()) >= 10_000
 
 @dataclass
 class Fed:
-    """How many inputs a fuzz test fed, and how many of them were valid."""
+    """How many inputs a fuzz test fed, how many of them were valid, and how many were
+    refused naming a nested field ("game.players", "policies[1].caps[0].cap"): those got
+    past the TOML parser and the top-level keys into the validation of their tables."""
 
     inputs: int = 0
     accepted: int = 0
+    nested: int = 0
+
+    def refused(self, field: str) -> None:
+        self.nested += "." in field or "[" in field
 
 
 Path_ = tuple[str | int, ...]

@@ -75,7 +75,8 @@ def hang_guard(what: str) -> Iterator[None]:
 
 # A field path ("game.players", "policies[2].caps[0].cap", "kind[0]") then ": "; a TOML
 # decoder's "(at line 3, column 7)"; or one of the whole-file complaints.
-_FIELD = re.compile(r"^[^\s:]+: ")
+# A key that is no plain word is quoted in the path ("'a b'.x"), as Python writes a string.
+_FIELD = re.compile(r"""^(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^\s:'"])+: """)
 _WHERE = re.compile(r"at line \d+, column \d+|at end of document")
 _WHOLE_FILE = (
     "not a scenario file",
@@ -105,7 +106,7 @@ def names_a_field(message: str, field: str, mutant: Mutant, source: str = "") ->
 # -- job files ------------------------------------------------------------------------------
 
 
-def check_job_text(mutant: Mutant) -> bool:
+def check_job_text(mutant: Mutant, fed: Fed | None = None) -> bool:
     """Whether the job file is valid; its error, if not, must be the parser's own."""
     with hang_guard("job file"):
         try:
@@ -118,6 +119,8 @@ def check_job_text(mutant: Mutant) -> bool:
             job_from_mapping(mapping)
         except SpecError as err:
             names_a_field(str(err), err.field, mutant)
+            if fed is not None:
+                fed.refused(err.field)
             return False
     return True
 
@@ -131,25 +134,28 @@ def job_fed() -> Fed:
 @given(mutants(JOBS))
 def test_malformed_job_files_get_the_parsers_error(job_fed: Fed, mutant: Mutant) -> None:
     job_fed.inputs += 1
-    job_fed.accepted += check_job_text(mutant)
+    job_fed.accepted += check_job_text(mutant, job_fed)
 
 
 def test_the_job_file_fuzz_fed_its_share(job_fed: Fed) -> None:
     assert job_fed.inputs >= SHARES["job files"]
     # The mutants are mostly wrong; a few (an optional key deleted) are still jobs.
     assert job_fed.accepted < job_fed.inputs // 4
+    assert job_fed.nested > job_fed.inputs // 10, job_fed
 
 
 # -- game files -----------------------------------------------------------------------------
 
 
-def check_game_text(mutant: Mutant) -> bool:
+def check_game_text(mutant: Mutant, fed: Fed | None = None) -> bool:
     with hang_guard("game file"):
         try:
             checked_game(mutant.text)
         except GameFileError as err:
             assert err.source == "text", err
             names_a_field(str(err), err.field, mutant)
+            if fed is not None:
+                fed.refused(err.field)
             return False
     return True
 
@@ -163,18 +169,19 @@ def game_fed() -> Fed:
 @given(mutants(GAMES))
 def test_malformed_game_files_get_the_parsers_error(game_fed: Fed, mutant: Mutant) -> None:
     game_fed.inputs += 1
-    game_fed.accepted += check_game_text(mutant)
+    game_fed.accepted += check_game_text(mutant, game_fed)
 
 
 def test_the_game_file_fuzz_fed_its_share(game_fed: Fed) -> None:
     assert game_fed.inputs >= SHARES["game files"]
     assert game_fed.accepted < game_fed.inputs // 2
+    assert game_fed.nested > game_fed.inputs // 10, game_fed
 
 
 # -- scenario files -------------------------------------------------------------------------
 
 
-def check_scenario_text(mutant: Mutant) -> bool:
+def check_scenario_text(mutant: Mutant, fed: Fed | None = None) -> bool:
     """Read, set up and play every scenario of the text as ``cardroom verify`` does, but
     without its catch-all for an engine failure: here any exception other than the
     parser's own is a defect."""
@@ -193,6 +200,8 @@ def check_scenario_text(mutant: Mutant) -> bool:
             if entry.error is not None or entry.data is None:
                 assert entry.error is not None
                 names_a_field(str(entry.error), entry.error.field, mutant)
+                if fed is not None:
+                    fed.refused(entry.error.field)
                 valid = False
                 continue
             try:
@@ -204,6 +213,8 @@ def check_scenario_text(mutant: Mutant) -> bool:
                     final_differences(scenario, played.hand)
             except ScenarioError as err:
                 names_a_field(str(err), err.field, mutant)
+                if fed is not None:
+                    fed.refused(err.field)
                 valid = False
     return valid
 
@@ -217,12 +228,13 @@ def scenario_fed() -> Fed:
 @given(mutants([document.data for document in SCENARIOS]))
 def test_malformed_scenario_files_get_the_parsers_error(scenario_fed: Fed, mutant: Mutant) -> None:
     scenario_fed.inputs += 1
-    scenario_fed.accepted += check_scenario_text(mutant)
+    scenario_fed.accepted += check_scenario_text(mutant, scenario_fed)
 
 
 def test_the_scenario_fuzz_fed_its_share(scenario_fed: Fed) -> None:
     assert scenario_fed.inputs >= SHARES["scenario files"]
     assert scenario_fed.accepted < scenario_fed.inputs // 2
+    assert scenario_fed.nested > scenario_fed.inputs // 20, scenario_fed
 
 
 # -- the writer the fuzz relies on ----------------------------------------------------------

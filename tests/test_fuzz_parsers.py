@@ -125,23 +125,22 @@ def check_job_text(mutant: Mutant, fed: Fed | None = None) -> bool:
     return True
 
 
-@pytest.fixture(scope="module")
-def job_fed() -> Fed:
-    return Fed()
+def test_malformed_job_files_get_the_parsers_error() -> None:
+    # Fed and counted inside the test, so that the count is checked in the process that
+    # fed them, whichever worker runs it.
+    fed = Fed()
 
+    @settings(FUZZ, max_examples=SHARES["job files"])
+    @given(mutants(JOBS))
+    def feed(mutant: Mutant) -> None:
+        fed.inputs += 1
+        fed.accepted += check_job_text(mutant, fed)
 
-@settings(FUZZ, max_examples=SHARES["job files"])
-@given(mutants(JOBS))
-def test_malformed_job_files_get_the_parsers_error(job_fed: Fed, mutant: Mutant) -> None:
-    job_fed.inputs += 1
-    job_fed.accepted += check_job_text(mutant, job_fed)
-
-
-def test_the_job_file_fuzz_fed_its_share(job_fed: Fed) -> None:
-    assert job_fed.inputs >= SHARES["job files"]
+    feed()
+    assert fed.inputs >= SHARES["job files"]
     # The mutants are mostly wrong; a few (an optional key deleted) are still jobs.
-    assert job_fed.accepted < job_fed.inputs // 4
-    assert job_fed.nested > job_fed.inputs // 10, job_fed
+    assert fed.accepted < fed.inputs // 4, fed
+    assert fed.nested > fed.inputs // 10, fed
 
 
 # -- game files -----------------------------------------------------------------------------
@@ -160,22 +159,21 @@ def check_game_text(mutant: Mutant, fed: Fed | None = None) -> bool:
     return True
 
 
-@pytest.fixture(scope="module")
-def game_fed() -> Fed:
-    return Fed()
+def test_malformed_game_files_get_the_parsers_error() -> None:
+    # Fed and counted inside the test, so that the count is checked in the process that
+    # fed them, whichever worker runs it.
+    fed = Fed()
 
+    @settings(FUZZ, max_examples=SHARES["game files"])
+    @given(mutants(GAMES))
+    def feed(mutant: Mutant) -> None:
+        fed.inputs += 1
+        fed.accepted += check_game_text(mutant, fed)
 
-@settings(FUZZ, max_examples=SHARES["game files"])
-@given(mutants(GAMES))
-def test_malformed_game_files_get_the_parsers_error(game_fed: Fed, mutant: Mutant) -> None:
-    game_fed.inputs += 1
-    game_fed.accepted += check_game_text(mutant, game_fed)
-
-
-def test_the_game_file_fuzz_fed_its_share(game_fed: Fed) -> None:
-    assert game_fed.inputs >= SHARES["game files"]
-    assert game_fed.accepted < game_fed.inputs // 2
-    assert game_fed.nested > game_fed.inputs // 10, game_fed
+    feed()
+    assert fed.inputs >= SHARES["game files"]
+    assert fed.accepted < fed.inputs // 2, fed
+    assert fed.nested > fed.inputs // 10, fed
 
 
 # -- scenario files -------------------------------------------------------------------------
@@ -219,22 +217,21 @@ def check_scenario_text(mutant: Mutant, fed: Fed | None = None) -> bool:
     return valid
 
 
-@pytest.fixture(scope="module")
-def scenario_fed() -> Fed:
-    return Fed()
+def test_malformed_scenario_files_get_the_parsers_error() -> None:
+    # Fed and counted inside the test, so that the count is checked in the process that
+    # fed them, whichever worker runs it.
+    fed = Fed()
 
+    @settings(FUZZ, max_examples=SHARES["scenario files"])
+    @given(mutants([document.data for document in SCENARIOS]))
+    def feed(mutant: Mutant) -> None:
+        fed.inputs += 1
+        fed.accepted += check_scenario_text(mutant, fed)
 
-@settings(FUZZ, max_examples=SHARES["scenario files"])
-@given(mutants([document.data for document in SCENARIOS]))
-def test_malformed_scenario_files_get_the_parsers_error(scenario_fed: Fed, mutant: Mutant) -> None:
-    scenario_fed.inputs += 1
-    scenario_fed.accepted += check_scenario_text(mutant, scenario_fed)
-
-
-def test_the_scenario_fuzz_fed_its_share(scenario_fed: Fed) -> None:
-    assert scenario_fed.inputs >= SHARES["scenario files"]
-    assert scenario_fed.accepted < scenario_fed.inputs // 2
-    assert scenario_fed.nested > scenario_fed.inputs // 20, scenario_fed
+    feed()
+    assert fed.inputs >= SHARES["scenario files"]
+    assert fed.accepted < fed.inputs // 2, fed
+    assert fed.nested > fed.inputs // 20, fed
 
 
 # -- the writer the fuzz relies on ----------------------------------------------------------

@@ -75,8 +75,10 @@ def hang_guard(what: str) -> Iterator[None]:
 
 # A field path ("game.players", "policies[2].caps[0].cap", "kind[0]") then ": "; a TOML
 # decoder's "(at line 3, column 7)"; or one of the whole-file complaints.
-# A key that is no plain word is quoted in the path ("'a b'.x"), as Python writes a string.
-_FIELD = re.compile(r"""^(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^\s:'"])+: """)
+# A key that is no plain word is quoted in the path ("'a b'.x"), as Python writes a string,
+# and a long one shortened ("'KKKK…' (60 characters)").
+_QUOTED = r"""(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")(?: \([\d,]+ characters\))?"""
+_FIELD = re.compile(rf"""^(?:{_QUOTED}|[^\s:'"])+: """)
 _WHERE = re.compile(r"at line \d+, column \d+|at end of document")
 _WHOLE_FILE = (
     "not a scenario file",
@@ -349,3 +351,19 @@ def test_a_percentage_of_six_places_is_still_a_percentage() -> None:
     job = tomllib.loads((REPO / "examples/rake.toml").read_text())
     job["policies"][0]["percent"] = 2.123456
     job_from_mapping(job)
+
+
+def test_a_player_name_that_is_no_plain_word_is_quoted_in_the_field() -> None:
+    """A pot's shares keyed by a name with a line break put the name into the path as
+    written, breaking the message over two lines; the path now quotes it."""
+    document = next(d for d in SCENARIOS if "shares = {" in dump_toml(d.data))
+    data = tomllib.loads(dump_toml(document.data))
+    expect = data["scenario"][0]["expect"]
+    pot = next(p for p in expect["pots"] if "shares" in p)
+    pot["shares"]["\n"] = 0
+    (entry,) = read_scenario_file(data, document.base)
+    assert entry.data is not None
+    with pytest.raises(ScenarioError) as error:
+        build_scenario(entry.data, "s.toml", "s", document.base)
+    assert "\n" not in str(error.value)
+    assert error.value.field.endswith(".shares.'\\n'"), error.value

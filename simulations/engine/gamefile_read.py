@@ -57,7 +57,10 @@ class Table:
         self.read: set[str] = set()
 
     def at(self, key: str) -> str:
-        return f"{self.path}.{key}" if self.path else key
+        # The user's own keys land here too (a player's name, an unknown key): quoted
+        # unless a plain word, so that the path stays one line and shows the key.
+        shown = shown_key(key)
+        return f"{self.path}.{shown}" if self.path else shown
 
     def has(self, key: str) -> bool:
         return key in self.items
@@ -114,8 +117,7 @@ class Table:
         for key in self.items:
             if key not in self.read:
                 known = ", ".join(sorted(self.read))
-                shown = shown_key(key)
-                raise Invalid(self.at(shown), f"is not a known setting (known: {known})")
+                raise Invalid(self.at(key), f"is not a known setting (known: {known})")
 
 
 def read_integer(value: object, path: str, low: int, high: int) -> int:

@@ -54,9 +54,11 @@ from simulations.engine.replay import (
     ActionCode,
     HandRecord,
     ReplayBatch,
+    ReplayRules,
     ReplayStatus,
     record_hand,
     replay,
+    replay_games,
 )
 from simulations.evaluators.selection import OMAHA
 
@@ -324,6 +326,74 @@ def test_kernel_rejects_what_the_reference_rejects(limit: Limit) -> None:
         ReplayStatus.CHECK_FACING_BET,
     ):
         assert statuses[status] > 0, (status, statuses)
+
+
+def _reference_short_of(game: GameDefinition, record: HandRecord) -> list[int]:
+    """Per action, the smallest full bet or raise where the reference engine takes a bet or
+    raise below it (``LegalActions.full_total``: an all-in short of a full one), else 0."""
+    hand = Hand(game, record.stacks, record.button, deck=record.deck)
+    found = []
+    for action in record.actions:
+        legal = hand.legal_actions()
+        short = (
+            action.kind in (ActionKind.BET, ActionKind.RAISE)
+            and legal.full_total is not None
+            and action.total is not None
+            and action.total < legal.full_total
+        )
+        found.append(legal.full_total if short and legal.full_total is not None else 0)
+        hand.act(action)
+    return found
+
+
+@pytest.mark.parametrize("limit", list(Limit))
+def test_one_call_plays_hands_of_many_games(limit: Limit) -> None:
+    """One kernel call, the hands of 16 games (stakes, antes, blinds, caps, conventions) in
+    turn, each under its own rules: every stack and contribution the reference engine gives,
+    and every bet or raise short of a full one (with that full total) where it takes one."""
+    games = _random_hands(limit, games=16, hands_per_game=12, seed=200 + list(Limit).index(limit))
+    order = [(g, k) for k in range(12) for g in range(len(games))]  # the games interleaved
+    played = [games[g][1][k] for g, k in order]
+    rows = np.array([g for g, _ in order], dtype=np.int64)
+    rules = [ReplayRules.from_game(game) for game, _ in games]
+    batch = ReplayBatch.from_records(p.record for p in played)
+    result = replay_games(rules, rows, batch, contributions=True, short_wagers=True)
+    assert result.contributed is not None and result.short_of is not None
+    assert not result.errors()
+    shorts = 0
+    for i, (p, (g, _)) in enumerate(zip(played, order, strict=True)):
+        n = p.hand.n
+        assert result.stacks[i, :n].tolist() == list(p.hand.stacks), (games[g][0], p.record)
+        assert result.contributed[i, :n].tolist() == p.hand.contributed
+        start, stop = int(batch.action_offsets[i]), int(batch.action_offsets[i + 1])
+        expected = _reference_short_of(games[g][0], p.record)
+        assert result.short_of[start:stop].tolist() == expected, p.record
+        shorts += sum(1 for x in expected if x)
+    assert shorts > 0
+    # The same hands one game at a time give the same results.
+    for g, (game, hands) in enumerate(games):
+        alone = replay(game, ReplayBatch.from_records(p.record for p in hands))
+        mine = [i for i, (h, _) in enumerate(order) if h == g]
+        assert alone.stacks.tolist() == [
+            result.stacks[i, : alone.stacks.shape[1]].tolist() for i in mine
+        ]
+
+
+def test_hands_of_many_games_are_checked_against_their_own() -> None:
+    """A hand is refused for its own game's player range; rows must name a game."""
+    three = holdem(Limit.NO, blinds=(1, 2, 4))
+    two = holdem(Limit.NO, blinds=(1, 2))
+    checks = (Action.call(), *(Action.check(),) * 7)  # to the showdown
+    record = HandRecord((50, 50), 1, tuple(range(12)), checks)
+    batch = ReplayBatch.from_records([record, record])
+    rules = [ReplayRules.from_game(two), ReplayRules.from_game(three)]
+    assert replay_games(rules, [0, 0], batch).completed == 2
+    with pytest.raises(ValueError, match=r"hand 1 has 2 players; this game replays 3 to 10"):
+        replay_games(rules, [0, 1], batch)
+    with pytest.raises(ValueError, match=r"rows must name games 0\.\.1"):
+        replay_games(rules, [0, 2], batch)
+    with pytest.raises(ValueError, match="one game per hand"):
+        replay_games(rules, [0], batch)
 
 
 def _deck(holes: list[str], board: str, button: int) -> list[int]:

@@ -23,7 +23,7 @@ The rules are the reference engine's (Rules 002_376df91f076a6501.txt; see
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import IntEnum
 from typing import Any
 
@@ -315,26 +315,6 @@ class ReplayRules:
     min_players: int
     max_players: int
 
-    def kernel_rules(self) -> kernel.KernelRules:
-        """These rules as the compiled kernel takes them."""
-        return kernel.KernelRules(
-            _LIMIT_CODES[self.limit],
-            self.ante,
-            np.array(self.blinds, dtype=np.int64),
-            self.first_blind_on_button,
-            np.array(self.bet_sizes, dtype=np.int64),
-            np.array([low for low, _ in self.spreads], dtype=np.int64),
-            np.array([high for _, high in self.spreads], dtype=np.int64),
-            -1 if self.max_bets is None else self.max_bets,
-            self.cap_lifted_heads_up,
-            self.heads_up_cap is HeadsUpCap.START_OF_ROUND,
-            self.unit,
-            self.half_bet,
-            self.small_blind_as_big,
-            self.odd_chips.code,
-            self.short_all_ins.code,
-        )
-
     @classmethod
     def from_game(cls, game: GameDefinition) -> ReplayRules:
         """The kernel's rules for ``game``; a ValueError names everything it cannot play."""
@@ -370,31 +350,130 @@ class ReplayRules:
     def check_batch(self, batch: ReplayBatch) -> None:
         """Refuse hands this game cannot deal: seat counts outside the game's range, or fewer
         players than blinds (the reference engine cannot post three blinds heads-up)."""
-        if not len(batch):
-            return
-        low = max(self.min_players, len(self.blinds), 2)
-        high = min(self.max_players, MAX_SEATS)
-        bad = (batch.seats < low) | (batch.seats > high)
-        if np.any(bad):
-            hand = int(np.argmax(bad))
-            raise ValueError(
-                f"hand {hand} has {batch.seats[hand]} players; this game replays {low} to {high}"
-                + (f" ({len(self.blinds)} blinds need as many players)" if low > 2 else "")
-            )
+        check_hands((self,), np.zeros(len(batch), dtype=np.int64), batch)
+
+    @property
+    def player_range(self) -> tuple[int, int]:
+        """The fewest and the most players a hand of this game is replayed with."""
+        return max(self.min_players, len(self.blinds), 2), min(self.max_players, MAX_SEATS)
+
+
+def check_hands(rules: Sequence[ReplayRules], rows: Int64Array, batch: ReplayBatch) -> None:
+    """Refuse hands their game cannot deal (hand ``h`` is of game ``rules[rows[h]]``): seat
+    counts outside the game's range, or fewer players than blinds."""
+    if not len(batch):
+        return
+    ranges = np.array([r.player_range for r in rules], dtype=np.int64).reshape(len(rules), 2)
+    low, high = ranges[rows, 0], ranges[rows, 1]
+    bad = (batch.seats < low) | (batch.seats > high)
+    if np.any(bad):
+        hand = int(np.argmax(bad))
+        game = rules[int(rows[hand])]
+        fewest, most = game.player_range
+        raise ValueError(
+            f"hand {hand} has {batch.seats[hand]} players; this game replays {fewest} to {most}"
+            + (f" ({len(game.blinds)} blinds need as many players)" if fewest > 2 else "")
+        )
+
+
+def kernel_table(rules: Sequence[ReplayRules]) -> kernel.KernelRules:
+    """``rules`` as the compiled kernel takes them: one row per game, in order."""
+    widest = max((len(r.blinds) for r in rules), default=0)
+    blinds = np.zeros((len(rules), max(widest, 1)), dtype=np.int64)
+    for row, r in enumerate(rules):
+        blinds[row, : len(r.blinds)] = r.blinds
+
+    def column(values: list[int], dtype: type[np.generic] = np.int64) -> npt.NDArray[Any]:
+        return np.array(values, dtype=dtype)
+
+    return kernel.KernelRules(
+        column([_LIMIT_CODES[r.limit] for r in rules]),
+        column([r.ante for r in rules]),
+        blinds,
+        column([len(r.blinds) for r in rules]),
+        column([r.first_blind_on_button for r in rules], np.bool_),
+        np.array([r.bet_sizes for r in rules], dtype=np.int64).reshape(len(rules), BETTING_ROUNDS),
+        np.array([[low for low, _ in r.spreads] for r in rules], dtype=np.int64).reshape(
+            len(rules), BETTING_ROUNDS
+        ),
+        np.array([[high for _, high in r.spreads] for r in rules], dtype=np.int64).reshape(
+            len(rules), BETTING_ROUNDS
+        ),
+        column([-1 if r.max_bets is None else r.max_bets for r in rules]),
+        column([r.cap_lifted_heads_up for r in rules], np.bool_),
+        column([r.heads_up_cap is HeadsUpCap.START_OF_ROUND for r in rules], np.bool_),
+        column([r.unit for r in rules]),
+        column([r.half_bet for r in rules], np.bool_),
+        column([r.small_blind_as_big for r in rules], np.bool_),
+        column([r.odd_chips.code for r in rules]),
+        column([r.short_all_ins.code for r in rules]),
+    )
+
+
+def _defaults(kind: type[Any], played: frozenset[str]) -> tuple[tuple[str, Any], ...]:
+    """The fields of the dataclass ``kind`` that take part in comparisons, other than
+    ``played``, with their defaults."""
+    found = []
+    for f in fields(kind):
+        if f.compare and f.name not in played:
+            factory = f.default_factory
+            found.append((f.name, factory() if callable(factory) else f.default))
+    return tuple(found)
+
+
+# What the kernel reads of a game and of its stakes (the selection, showdown, straddles,
+# rake and jackpot drop it takes only at their defaults, checked by name first).
+_GAME_DEFAULTS = _defaults(
+    GameDefinition,
+    frozenset(
+        {
+            "name",
+            "phases",
+            "forced",
+            "limit",
+            "stakes",
+            "incomplete_raise",
+            "short_all_ins",
+            "pot_limit_blinds",
+            "heads_up_cap",
+            "odd_chips",
+            "min_players",
+            "max_players",
+        }
+    ),
+)
+_STAKES_DEFAULTS = _defaults(
+    Stakes,
+    frozenset(
+        {
+            "small_bet",
+            "big_bet",
+            "big_bet_round",
+            "spreads",
+            "max_bets",
+            "cap_lifted_heads_up",
+            "unit",
+        }
+    ),
+)
 
 
 def _unsupported(game: GameDefinition) -> list[str]:
     """What in ``game`` the kernel does not play, in words."""
     problems = []
     phases = game.phases
-    if len(phases) != len(HOLDEM_PHASES) or any(
-        (
-            replace(phase, street=ours.street)
-            if isinstance(phase, Deal) and isinstance(ours, Deal)
-            else phase
+    # Hold'em's own phases at once; a deal's street may have another name.
+    if phases != HOLDEM_PHASES and (
+        len(phases) != len(HOLDEM_PHASES)
+        or any(
+            (
+                replace(phase, street=ours.street)
+                if isinstance(phase, Deal) and isinstance(ours, Deal)
+                else phase
+            )
+            != ours
+            for phase, ours in zip(phases, HOLDEM_PHASES, strict=False)
         )
-        != ours
-        for phase, ours in zip(phases, HOLDEM_PHASES, strict=False)
     ):
         problems.append(
             "only hold'em's streets are played (two down cards, then flop, turn and river, "
@@ -422,31 +501,9 @@ def _unsupported(game: GameDefinition) -> list[str]:
         return problems
     # Anything else a definition may say (a setting added later) must be left at its
     # default: the kernel would otherwise ignore it silently.
-    stakes = game.stakes
-    known_stakes = Stakes(
-        stakes.small_bet,
-        stakes.big_bet,
-        stakes.big_bet_round,
-        stakes.spreads,
-        stakes.max_bets,
-        stakes.cap_lifted_heads_up,
-        stakes.unit,
-    )
-    known = GameDefinition(
-        name=game.name,
-        phases=phases,
-        forced=forced,
-        limit=game.limit,
-        stakes=known_stakes,
-        incomplete_raise=game.incomplete_raise,
-        short_all_ins=game.short_all_ins,
-        pot_limit_blinds=game.pot_limit_blinds,
-        heads_up_cap=game.heads_up_cap,
-        odd_chips=game.odd_chips,
-        min_players=game.min_players,
-        max_players=game.max_players,
-    )
-    if game != known:
+    if any(getattr(game, name) != default for name, default in _GAME_DEFAULTS) or any(
+        getattr(game.stakes, name) != default for name, default in _STAKES_DEFAULTS
+    ):
         problems.append("it has settings the replay kernel does not know")
     return problems
 
@@ -456,20 +513,25 @@ class ReplayResult:
     """Per hand: final ``stacks`` and ``payoffs`` (hands, width), ``contributed`` (what each
     seat put in, the uncalled bet handed back; None unless asked for), ``status``
     (:class:`ReplayStatus`), ``failed_action`` (the index of the first illegal action within
-    the hand, or -1) and ``detail`` (the seat and numbers a status message quotes).
+    the hand, or -1) and ``detail`` (the seat and numbers a status message quotes).  Per
+    action, ``short_of`` (None unless asked for): at a bet or raise below a full one (an
+    all-in short of it, ``LegalActions.full_total`` in the reference engine) that full
+    total, else 0.  Hand ``h`` was played under ``rules[rows[h]]``.
 
     A hand that did not complete keeps its starting stacks, zero payoffs and zero
     contributions: nothing of it is applied.
     """
 
     batch: ReplayBatch
-    rules: ReplayRules
+    rules: tuple[ReplayRules, ...]
+    rows: Int64Array
     stacks: Int64Array
     payoffs: Int64Array
     contributed: Int64Array | None
     status: Int8Array
     failed_action: Int64Array
     detail: Int64Array
+    short_of: Int64Array | None = None
 
     @property
     def ok(self) -> npt.NDArray[np.bool_]:
@@ -540,7 +602,11 @@ class ReplayResult:
 
 
 def replay(
-    game: GameDefinition, batch: ReplayBatch, *, contributions: bool = False
+    game: GameDefinition,
+    batch: ReplayBatch,
+    *,
+    contributions: bool = False,
+    short_wagers: bool = False,
 ) -> ReplayResult:
     """Play every hand of ``batch`` under ``game`` in one compiled loop.
 
@@ -548,14 +614,42 @@ def replay(
     illegal actions are reported per hand in the result, never half applied.
     """
     rules = ReplayRules.from_game(game)
-    rules.check_batch(batch)
+    rows = np.zeros(len(batch), dtype=np.int64)
+    return replay_games(
+        (rules,), rows, batch, contributions=contributions, short_wagers=short_wagers
+    )
+
+
+def replay_games(
+    rules: Sequence[ReplayRules],
+    rows: npt.ArrayLike,
+    batch: ReplayBatch,
+    *,
+    contributions: bool = False,
+    short_wagers: bool = False,
+) -> ReplayResult:
+    """Play every hand of ``batch`` in one compiled loop, hand ``h`` under ``rules[rows[h]]``
+    (:meth:`ReplayRules.from_game` of each game): the hands of many stakes, or of several
+    hold'em structures, in one call.
+
+    Raises ValueError up front if a hand is outside what its game plays; illegal actions
+    are reported per hand in the result, never half applied.
+    """
+    games = tuple(rules)
     hands = len(batch)
+    chosen = _fitted(_integers(rows, "rows", 1), np.int64, "rows")
+    if chosen.shape[0] != hands:
+        raise ValueError("rows must name one game per hand")
+    if hands and (not games or chosen.min() < 0 or chosen.max() >= len(games)):
+        raise ValueError(f"rows must name games 0..{len(games) - 1}")
+    check_hands(games, chosen, batch)
     width = batch.stacks.shape[1]
     stacks = np.zeros((hands, width), dtype=np.int64)
     contributed = np.zeros((hands if contributions else 0, width), dtype=np.int64)
     status = np.zeros(hands, dtype=np.int8)
     failed = np.full(hands, -1, dtype=np.int64)
     detail = np.zeros((hands, kernel.DETAIL_WIDTH), dtype=np.int64)
+    short_of = np.zeros(batch.action_kinds.shape[0] if short_wagers else 0, dtype=np.int64)
     kernel.replay_kernel(
         batch.seats,
         batch.buttons,
@@ -564,23 +658,27 @@ def replay(
         batch.action_offsets,
         batch.action_kinds,
         batch.action_totals,
-        rules.kernel_rules(),
+        kernel_table(games),
+        chosen,
         TABLES,
         stacks,
         contributed,
         status,
         failed,
         detail,
+        short_of,
     )
     return ReplayResult(
         batch=batch,
-        rules=rules,
+        rules=games,
+        rows=chosen,
         stacks=stacks,
         payoffs=stacks - batch.stacks,
         contributed=contributed if contributions else None,
         status=status,
         failed_action=failed,
         detail=detail,
+        short_of=short_of if short_wagers else None,
     )
 
 

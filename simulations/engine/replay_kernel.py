@@ -21,8 +21,10 @@ with the same rules (Rules 002_376df91f076a6501.txt):
   go by the game's rule through the reference engine's own compiled function
   (simulations.engine.odd_chips; Rules 000_1a86611de8d3f5f7.txt).
 
-The per-hand state lives in a handful of scalars and four arrays of ``MAX_SEATS`` slots
-allocated once per call: no allocation per hand or per action.  Seats that have folded or
+The rules come as a table, one row per game (:class:`KernelRules`), and each hand names its
+row: one call plays hands of many stakes and structures, every one under its own.  The
+per-hand state lives in a handful of scalars and four arrays of ``MAX_SEATS`` slots
+allocated once per call: no allocation per action.  Seats that have folded or
 acted since the last reopening are bit masks.  A hand whose actions are not legal stops at
 the first illegal one with a status code saying why (the same checks, in the same order,
 as the reference engine's ``Hand._check``) and leaves its starting stacks untouched.
@@ -43,24 +45,27 @@ from simulations.evaluators.high_tables import HighTables
 
 
 class KernelRules(NamedTuple):
-    """The game's numbers as the kernel reads them (see ``replay.ReplayRules``): a named tuple,
-    unpacked once per hand, so that one argument carries them all."""
+    """The games' numbers as the kernel reads them (see ``replay.ReplayRules``), one row per
+    game: a named tuple of arrays, so that one argument carries every game of a batch and a
+    hand is played under the row its batch names (a table of stakes: one call plays hands
+    of many stakes)."""
 
-    limit: int  # LIMIT_FIXED, LIMIT_SPREAD, LIMIT_POT or LIMIT_NO
-    ante: int
-    blinds: npt.NDArray[np.int64]
-    first_blind_on_button: bool
-    bet_sizes: npt.NDArray[np.int64]  # per betting round
-    spread_low: npt.NDArray[np.int64]  # per betting round
+    limit: npt.NDArray[np.int64]  # LIMIT_FIXED, LIMIT_SPREAD, LIMIT_POT or LIMIT_NO
+    ante: npt.NDArray[np.int64]
+    blinds: npt.NDArray[np.int64]  # (rows, widest): each row's first ``blind_count`` entries
+    blind_count: npt.NDArray[np.int64]
+    first_blind_on_button: npt.NDArray[np.bool_]
+    bet_sizes: npt.NDArray[np.int64]  # (rows, betting rounds)
+    spread_low: npt.NDArray[np.int64]  # (rows, betting rounds)
     spread_high: npt.NDArray[np.int64]
-    max_bets: int  # -1: uncapped
-    cap_lifted_heads_up: bool
-    heads_up_at_start: bool  # the cap's heads-up count is taken as the round begins
-    unit: int
-    half_bet: bool
-    small_blind_as_big: bool
-    odd_chips: int  # simulations.engine.odd_chips: ALL_TO_FIRST or ONE_EACH
-    short_all_ins: int  # simulations.engine.reopening: CUMULATIVE or EACH_ALONE
+    max_bets: npt.NDArray[np.int64]  # -1: uncapped
+    cap_lifted_heads_up: npt.NDArray[np.bool_]
+    heads_up_at_start: npt.NDArray[np.bool_]  # the cap's heads-up count taken as a round begins
+    unit: npt.NDArray[np.int64]
+    half_bet: npt.NDArray[np.bool_]
+    small_blind_as_big: npt.NDArray[np.bool_]
+    odd_chips: npt.NDArray[np.int64]  # simulations.engine.odd_chips: ALL_TO_FIRST, ONE_EACH
+    short_all_ins: npt.NDArray[np.int64]  # simulations.engine.reopening: CUMULATIVE, EACH_ALONE
 
 
 MAX_SEATS = 10
@@ -331,35 +336,39 @@ def _play_hand(
     kinds: npt.NDArray[np.int8],
     totals: npt.NDArray[np.int64],
     rules: KernelRules,
+    row: int,
     tables: HighTables,
     stack: npt.NDArray[np.int64],
     contributed: npt.NDArray[np.int64],
     round_bets: npt.NDArray[np.int64],
     values: npt.NDArray[np.int64],
     detail: npt.NDArray[np.int64],
+    short_of: npt.NDArray[np.int64],
 ) -> tuple[int, int]:
-    """Play one hand from its starting ``stack`` over actions ``first``..``last - 1``.
+    """Play one hand under the rules of row ``row`` from its starting ``stack`` over actions
+    ``first``..``last - 1``.
 
     Returns (status, index of the failing action within the hand, or -1); on completion
-    ``stack`` and ``contributed`` hold the final stacks and contributions.
+    ``stack`` and ``contributed`` hold the final stacks and contributions, and ``short_of``
+    (if it has a place per action, all 0 to begin with) the smallest full bet or raise at
+    every bet or raise below it (an all-in short of a full one), 0 at every other action.
     """
-    (
-        limit,
-        ante,
-        blinds,
-        first_blind_on_button,
-        bet_sizes,
-        spread_low,
-        spread_high,
-        max_bets,
-        cap_lifted_heads_up,
-        heads_up_at_start,
-        unit,
-        half_bet,
-        small_blind_as_big,
-        odd_chips,
-        short_all_ins,
-    ) = rules
+    limit = rules.limit[row]
+    ante = rules.ante[row]
+    blinds = rules.blinds[row, : rules.blind_count[row]]
+    first_blind_on_button = rules.first_blind_on_button[row]
+    bet_sizes = rules.bet_sizes[row]
+    spread_low = rules.spread_low[row]
+    spread_high = rules.spread_high[row]
+    max_bets = rules.max_bets[row]
+    cap_lifted_heads_up = rules.cap_lifted_heads_up[row]
+    heads_up_at_start = rules.heads_up_at_start[row]
+    unit = rules.unit[row]
+    half_bet = rules.half_bet[row]
+    small_blind_as_big = rules.small_blind_as_big[row]
+    odd_chips = rules.odd_chips[row]
+    short_all_ins = rules.short_all_ins[row]
+    want_short = short_of.shape[0] > 0
     pot = 0
     # 'Any money the player holds must be applied to the ante first.'
     if ante > 0:
@@ -536,6 +545,8 @@ def _play_hand(
             round_bets[s] += added
             pot += added
             full = total >= b_low
+            if want_short:
+                short_of[i] = 0 if full else b_low
             increment = total - to_match
             full_increment = b_low - to_match
             to_match = total
@@ -582,17 +593,21 @@ def replay_kernel(
     kinds: npt.NDArray[np.int8],
     totals: npt.NDArray[np.int64],
     rules: KernelRules,
+    rows: npt.NDArray[np.int64],
     tables: HighTables,
     out_stacks: npt.NDArray[np.int64],
     out_contributed: npt.NDArray[np.int64],
     out_status: npt.NDArray[np.int8],
     out_action: npt.NDArray[np.int64],
     out_detail: npt.NDArray[np.int64],
+    out_short: npt.NDArray[np.int64],
 ) -> int:
-    """Replay every hand; returns how many completed.
+    """Replay every hand, hand ``h`` under the rules of row ``rows[h]``; returns how many
+    completed.
 
-    ``out_contributed`` with fewer rows than hands is left alone (contributions not wanted).
-    A hand that stops keeps its starting stacks and no contributions in the outputs.
+    ``out_contributed`` with fewer rows than hands is left alone (contributions not wanted),
+    and so is an empty ``out_short`` (else one place per action: see ``_play_hand``).  A hand
+    that stops keeps its starting stacks, no contributions and no short bets in the outputs.
     """
     stack = np.zeros(MAX_SEATS, np.int64)
     contributed = np.zeros(MAX_SEATS, np.int64)
@@ -617,12 +632,14 @@ def replay_kernel(
             kinds,
             totals,
             rules,
+            rows[h],
             tables,
             stack,
             contributed,
             round_bets,
             values,
             detail,
+            out_short,
         )
         out_status[h] = status
         out_action[h] = index
@@ -638,6 +655,8 @@ def replay_kernel(
         else:
             for s in range(n):
                 out_stacks[h, s] = start_stacks[h, s]
+            if out_short.shape[0] > 0:
+                out_short[offsets[h] : offsets[h + 1]] = 0
     return completed
 
 

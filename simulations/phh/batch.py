@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from simulations.phh.fast import KernelGames
 from simulations.phh.lines import LineMemo
 from simulations.phh.model import PhhError, PhhHand
 from simulations.phh.options import DEFAULT_OPTIONS, Engine, ReplayOptions
@@ -53,10 +54,13 @@ def replay_files(
 ) -> list[FileReport]:
     """One report per file, its hands in file order."""
     settled: dict[int, QuickFile] = {}
+    kernel_games: KernelGames | None = None
+    games: Games = {}
     if options.engine is Engine.AUTO:
         from simulations.phh.quick import replay_quick
 
-        settled = replay_quick(paths, options)
+        kernel_games = KernelGames(options)
+        settled = replay_quick(paths, options, kernel_games)
     memo: LineMemo = {}
     reads = []
     nothing = ReadFile("")  # in the place of a file the kernel settled whole
@@ -69,12 +73,11 @@ def replay_files(
         reads.append(read)
         if quick is None:
             settled.pop(number, None)
-    games: Games = {}
     done: dict[tuple[int, int], ScenarioResult] = {}
-    if options.engine is Engine.AUTO:
+    if kernel_games is not None:
         from simulations.phh.fast import replay_covered
 
-        done = replay_covered(reads, options)
+        done = replay_covered(reads, options, kernel_games)
     reports = []
     for number, read in enumerate(reads):
         quick = settled.get(number)

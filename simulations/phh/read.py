@@ -33,6 +33,7 @@ from simulations.phh.lines import (
     Line,
     LineError,
     LineMemo,
+    cards_of,
     pack_of,
     parse_lines,
     player_name,
@@ -41,6 +42,7 @@ from simulations.phh.model import OWN_FIELDS, Number, PhhError, PhhHand
 
 SINGLE = ".phh"
 SEVERAL = ".phhs"
+_OWN_FIELDS = frozenset(OWN_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -261,7 +263,7 @@ def hand_from_fields(
         finishing_stacks=finishing,
         hand=hand_number,
         players=players_names,
-        extra=tuple((key, value) for key, value in table.items() if key not in OWN_FIELDS),
+        extra=tuple((key, value) for key, value in table.items() if key not in _OWN_FIELDS),
         source=source,
         section=section,
         lines=lines,
@@ -301,16 +303,21 @@ def _names(fields: _Fields, players: int) -> tuple[str, ...] | None:
     return tuple(names)
 
 
-def _require_stakes(fields: _Fields, game: GameDefinition, values: dict[str, Any]) -> None:
-    """The stakes fields the game needs (PHH requires them of its variants): no game file's
-    value is taken in silence for a field the history leaves out."""
+def required_stakes(game: GameDefinition) -> tuple[str, ...]:
+    """The stakes fields a hand of ``game`` must give (PHH requires them of its variants)."""
     needed = ["antes"]
     if game.forced.blinds:
         needed.append("blinds_or_straddles")
     if game.forced.bring_in:
         needed.append("bring_in")
     needed += ["small_bet", "big_bet"] if game.limit is Limit.FIXED else ["min_bet"]
-    for name in needed:
+    return tuple(needed)
+
+
+def _require_stakes(fields: _Fields, game: GameDefinition, values: dict[str, Any]) -> None:
+    """The stakes fields the game needs: no game file's value is taken in silence for a
+    field the history leaves out."""
+    for name in required_stakes(game):
         if values[name] is None:
             raise fields.error(name, f"missing ({game.name} needs it)")
 
@@ -321,7 +328,7 @@ def check_cards(fields: _Fields, game: GameDefinition, lines: Sequence[Line], pl
     more cards in play than the deck holds (hidden cards ``??`` counted too); and the cards a
     player discards or shows are his."""
     pack = pack_of(game)
-    in_pack = set(pack)
+    in_pack = cards_of(pack)
     where: dict[int, tuple[int, int]] = {}  # card -> (seat or -1 for the board, line index)
     held: list[list[int | None]] = [[] for _ in range(players)]
     in_play = 0

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -45,6 +45,7 @@ from simulations.phh.lines import (
     DEAL_BOARD,
     DEAL_HOLE,
     FOLD,
+    READS_THE_TURN,
     SHOW,
     Line,
     LineError,
@@ -52,6 +53,7 @@ from simulations.phh.lines import (
     deck_order,
     engine_action,
     parse_lines,
+    plain_action,
     player_name,
 )
 from simulations.phh.model import Number, PhhError, PhhHand
@@ -147,9 +149,8 @@ def laid_game(hand: PhhHand, options: ReplayOptions, games: Games | None = None)
     return laid
 
 
-def _lay(hand: PhhHand, options: ReplayOptions) -> Laid:
-    players = hand.player_count
-    stakes = HandStakes(
+def hand_stakes(hand: PhhHand) -> HandStakes:
+    return HandStakes(
         antes=hand.antes,
         blinds_or_straddles=hand.blinds_or_straddles,
         bring_in=hand.bring_in,
@@ -157,12 +158,29 @@ def _lay(hand: PhhHand, options: ReplayOptions) -> Laid:
         big_bet=hand.big_bet,
         min_bet=hand.min_bet,
     )
+
+
+def _lay(hand: PhhHand, options: ReplayOptions) -> Laid:
     try:
-        game, straddles = lay_stakes(base_game(hand), stakes, players, players - 1)
+        return lay_game(
+            base_game(hand),
+            hand_stakes(hand),
+            hand.player_count,
+            has_fractions(hand.finishing_stacks),
+            options,
+        )
     except StakesError as error:
         raise _error(hand, error.field, error.problem) from None
+
+
+def lay_game(
+    base: GameDefinition, stakes: HandStakes, players: int, fractions: bool, options: ReplayOptions
+) -> Laid:
+    """``base`` with a hand's stakes and the options' rules (``fractions``: the hand's
+    finishing stacks hold fractions of a chip), its straddles, and the notes the options
+    took; StakesError naming the field that cannot be laid out."""
+    game, straddles = lay_stakes(base, stakes, players, players - 1)
     notes: list[str] = []
-    fractions = has_fractions(hand.finishing_stacks)
     odd_chips = options.odd_chips.rule(fractions)
     if fractions and odd_chips is OddChipRule.EXACT and odd_chips is not game.odd_chips:
         notes.append(
@@ -216,20 +234,7 @@ def _deck(
         return game, deck_order(game, players, players - 1, lines), ()
     except Unplayable as error:
         first = str(error)
-    no_burns = tuple(
-        replace(phase, burn=False) if isinstance(phase, Deal | Draw) else phase
-        for phase in game.phases
-    )
-    both = "the bottom card dealt and five cards in a row to one player"
-    for relaxed, how in (
-        (replace(game, deals_bottom_card=True), "the bottom card dealt"),
-        (replace(game, five_consecutive=True), "five cards in a row to one player"),
-        (replace(game, deals_bottom_card=True, five_consecutive=True), both),
-        (
-            replace(game, deals_bottom_card=True, five_consecutive=True, phases=no_burns),
-            f"no burn cards, {both}",
-        ),
-    ):
+    for relaxed, how in _relaxed(game):
         if relaxed == game:
             continue
         try:
@@ -242,6 +247,23 @@ def _deck(
         )
         return relaxed, deck, (note,)
     raise _error(hand, "actions", f"cannot be dealt from one deck: {_why(first)}")
+
+
+def _relaxed(game: GameDefinition) -> Iterator[tuple[GameDefinition, str]]:
+    """The ways of dealing tried when the texts' runs the deck out, in order, each made only
+    when the one before it fails (none of them can be an invalid game)."""
+    both = "the bottom card dealt and five cards in a row to one player"
+    yield replace(game, deals_bottom_card=True), "the bottom card dealt"
+    yield replace(game, five_consecutive=True), "five cards in a row to one player"
+    yield replace(game, deals_bottom_card=True, five_consecutive=True), both
+    no_burns = tuple(
+        replace(phase, burn=False) if isinstance(phase, Deal | Draw) else phase
+        for phase in game.phases
+    )
+    yield (
+        replace(game, deals_bottom_card=True, five_consecutive=True, phases=no_burns),
+        f"no burn cards, {both}",
+    )
 
 
 def _why(reason: str) -> str:
@@ -317,15 +339,22 @@ def play(hand: PhhHand, setup: Setup) -> tuple[Hand, tuple[str, ...]]:
                 problem = f"out of turn: {player_name(played.actor)} is to act"
             raise _error(hand, f"actions[{index}]", f"{line.text!r}: {problem}")
         try:
-            legal = played.legal_actions()
-            action = engine_action(line, legal)
-            if (
-                action.kind in (ActionKind.BET, ActionKind.RAISE)
-                and legal.full_total is not None
-                and action.total is not None
-                and action.total < legal.full_total
-            ):
-                notes.append(_short_all_in(setup.game, line, legal.full_total, action.total))
+            if verb in READS_THE_TURN:
+                legal = played.legal_actions()
+                action = engine_action(line, legal)
+                if (
+                    action.kind in (ActionKind.BET, ActionKind.RAISE)
+                    and legal.full_total is not None
+                    and action.total is not None
+                    and action.total < legal.full_total
+                ):
+                    notes.append(
+                        short_all_in_note(setup.game, line.seat, legal.full_total, action.total)
+                    )
+            else:
+                # A fold, a draw, ...: the engine checks it as it acts, by the same rules,
+                # without working out the turn's bets first.
+                action = plain_action(line)
             played.act(action)
         except (IllegalAction, ValueError) as error:
             raise _error(
@@ -338,11 +367,13 @@ def play(hand: PhhHand, setup: Setup) -> tuple[Hand, tuple[str, ...]]:
     return played, tuple(notes)
 
 
-def _short_all_in(game: GameDefinition, line: Line, full: int, total: int) -> str:
+def short_all_in_note(game: GameDefinition, seat: int, full: int, total: int) -> str:
+    """The note of a bet or raise to ``total`` by ``seat``, all in, short of a full bet or
+    raise to ``full``: the rule it was replayed by."""
     rule = game.incomplete_raise
     other = "half-bet" if rule.value == "full-bet" else "full-bet"
     return (
-        f"{SHORT_ALL_IN}: {player_name(line.seat)} went all in to {total}, short of a full "
+        f"{SHORT_ALL_IN}: {player_name(seat)} went all in to {total}, short of a full "
         f"bet or raise to {full}; replayed by the {rule.value} rule ({game.short_all_ins.value} "
         f"short all-ins), --incomplete-raise {other} reads it otherwise"
     )
@@ -390,7 +421,11 @@ def compare(
     if hand.finishing_stacks is None:
         shown = ", ".join(_number(s) for s in stacks)
         return (), (f"{UNCHECKED}: the history gives none; the hand ended at [{shown}]",)
-    want = [_as_fraction(s) for s in hand.finishing_stacks]
+    finishing = hand.finishing_stacks
+    whole = all(type(s) is int for s in finishing) and all(type(s) is int for s in stacks)
+    if whole and list(finishing) == list(stacks):
+        return (), ()  # whole chips alike: the common case, without fractions
+    want = [_as_fraction(s) for s in finishing]
     got = [_as_fraction(s) for s in stacks]
     if want == got:
         return (), ()

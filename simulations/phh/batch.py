@@ -53,7 +53,7 @@ def replay_files(
     paths: Sequence[str | Path], options: ReplayOptions = DEFAULT_OPTIONS
 ) -> list[FileReport]:
     """One report per file, its hands in file order."""
-    settled: dict[int, QuickFile] = {}
+    settled: dict[int, QuickFile | FileReport] = {}
     kernel_games: KernelGames | None = None
     games: Games = {}
     if options.engine is Engine.AUTO:
@@ -66,12 +66,12 @@ def replay_files(
     nothing = ReadFile("")  # in the place of a file the kernel settled whole
     for number, path in enumerate(paths):
         quick = settled.get(number)
-        if quick is not None and quick.report is not None:
+        if isinstance(quick, FileReport):
             reads.append(nothing)
             continue
-        read, quick = _read_rest(path, quick, memo)
+        read, kept = _read_rest(path, quick, memo)
         reads.append(read)
-        if quick is None:
+        if kept is None:
             settled.pop(number, None)
     done: dict[tuple[int, int], ScenarioResult] = {}
     if kernel_games is not None:
@@ -81,8 +81,8 @@ def replay_files(
     reports = []
     for number, read in enumerate(reads):
         quick = settled.get(number)
-        if quick is not None and quick.report is not None:
-            reports.append(quick.report)
+        if isinstance(quick, FileReport):
+            reports.append(quick)
             continue
         if read.error is not None:
             reports.append(FileReport(read.path, error=str(read.error)))

@@ -255,7 +255,7 @@ def engine_action(line: Line, legal: LegalActions) -> Action:
     stud) as the turn calls for."""
     match line.verb:
         case "cc":
-            return Action.check() if legal.can_check else Action.call()
+            return _CHECK if legal.can_check else _CALL
         case "cbr":
             assert line.amount is not None
             if legal.wager_kind in (ActionKind.BET, ActionKind.RAISE):
@@ -268,6 +268,12 @@ def engine_action(line: Line, legal: LegalActions) -> Action:
 
 # The lines whose action depends on the turn (what is to be called, whether a bet stands).
 READS_THE_TURN = frozenset({CHECK_OR_CALL, BET_OR_RAISE})
+# The actions without amount or cards, made once: an Action is a value, and building one
+# runs the dataclass's generated (interpreted) __init__.
+_FOLD = Action.fold()
+_CHECK = Action.check()
+_CALL = Action.call()
+_BRING_IN = Action.bring_in()
 
 
 def plain_action(line: Line) -> Action:
@@ -276,9 +282,9 @@ def plain_action(line: Line) -> Action:
     cards = line.cards or ()
     match line.verb:
         case "f":
-            return Action.fold()
+            return _FOLD
         case "pb":
-            return Action.bring_in()
+            return _BRING_IN
         case "sd":
             return Action.draw(cards)
         case "declare":

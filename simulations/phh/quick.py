@@ -42,13 +42,12 @@ _TRIPLE_QUOTES = re.compile(rb"'''|\"\"\"")
 
 @dataclass(frozen=True)
 class QuickFile:
-    """What the kernel settled of one file: each hand's result where it passed (None where
-    the Python reader and the reference engine are to replay it), and the file's text
-    of those other hands (its tables, headers included)."""
+    """What the kernel settled of a file of which it did not settle every hand: each hand's
+    result where it passed (None where the Python reader and the reference engine are to
+    replay it), and the file's text of those other hands (its tables, headers included)."""
 
     results: tuple[ScenarioResult | None, ...]
     rest: str = ""
-    report: FileReport | None = None  # the file's report, when every hand passed
 
 
 def _read_bytes(path: str) -> bytes | None:
@@ -73,10 +72,11 @@ def _read_bytes(path: str) -> bytes | None:
 
 def replay_quick(
     paths: Sequence[str | Path], options: ReplayOptions, games: KernelGames | None = None
-) -> dict[int, QuickFile]:
+) -> dict[int, QuickFile | FileReport]:
     """What the kernel settled of the files of ``paths``, by their place in it: the hands it
-    replayed to their finishing stacks (files of which it settled none are not in it).
-    ``games`` keeps the games laid out for the other hands of a run."""
+    replayed to their finishing stacks, the file's report where it settled every hand
+    (files of which it settled none are not in it).  ``games`` keeps the games laid out for
+    the other hands of a run."""
     started = time.perf_counter()
     if games is None:
         games = KernelGames(options)
@@ -140,15 +140,25 @@ def _kernel_rows(
     raw = stakes.tobytes()
     spans: list[list[int]] = found.variant[read].tolist()
     numbers: list[int] = read.tolist()
+    # A hand of the stakes of the hand before it (a run of one-hand files of a session,
+    # say) takes that hand's row without a look-up.
+    again: list[bool] = [False, *np.all(stakes[1:] == stakes[:-1], axis=1).tolist()]
     chosen = np.full(len(read), -1, dtype=np.int64)
     agreed: dict[bytes, bool] = {}
+    variant = b""
+    row = -1
     for i, (first, last) in enumerate(spans):
+        if again[i] and blob[first:last] == variant:
+            if row >= 0 and agreed[variant]:
+                chosen[i] = row
+            continue
         variant = blob[first:last]
         key = (variant, raw[i * width : (i + 1) * width])
-        row = games.known(key)
-        if row is None:
+        known = games.known(key)
+        if known is None:
             h = numbers[i]
-            row = games.row(key, variant.decode(), _stakes(found, h), int(found.players[h]))
+            known = games.row(key, variant.decode(), _stakes(found, h), int(found.players[h]))
+        row = known
         if row >= 0 and variant not in agreed:
             # The first hand of each variant is read by the Python reader too: if the two
             # readings differ, the kernel takes none of the variant's hands.
@@ -320,12 +330,12 @@ def _reports(
     several: Sequence[bool],
     passed: dict[int, tuple[str, ...]],
     started: float,
-) -> dict[int, QuickFile]:
+) -> dict[int, QuickFile | FileReport]:
     """What was found of each file: a single hand that passed (``passed``: the hands that
     did, with their notes), or the tables of a ``.phhs`` file (each named once) of which one
     passed at least."""
     each = (time.perf_counter() - started) / max(len(passed), 1)
-    files: dict[int, QuickFile] = {}
+    files: dict[int, QuickFile | FileReport] = {}
     file_of: list[int] = found.file.tolist()
     tables: dict[int, None] = {}  # the files of several hands, in order
     for h, notes in passed.items():
@@ -334,10 +344,11 @@ def _reports(
             tables[number] = None
             continue
         source = sources[number]
-        result = ScenarioResult(
-            file=source, name=source, outcome=Outcome.PASSED, seconds=each, notes=notes
-        )
-        files[number] = QuickFile((result,), report=FileReport(source, (result,)))
+        if notes:
+            result = ScenarioResult(source, source, Outcome.PASSED, each, notes=notes)
+        else:
+            result = ScenarioResult(source, source, Outcome.PASSED, each)
+        files[number] = FileReport(source, (result,))
     for number in tables:
         source = sources[number]
         first = int(hand_rows[number])
@@ -365,7 +376,8 @@ def _reports(
                 results.append(None)
                 chunk = blob[spans[h][0] - 1 : ends[h]]
                 rest.append(chunk if chunk.endswith(b"\n") else chunk + b"\n")
-        settled = tuple(r for r in results if r is not None)
-        report = None if rest else FileReport(source, settled)
-        files[number] = QuickFile(tuple(results), b"".join(rest).decode(), report)
+        if rest:
+            files[number] = QuickFile(tuple(results), b"".join(rest).decode())
+        else:
+            files[number] = FileReport(source, tuple(r for r in results if r is not None))
     return files

@@ -240,13 +240,17 @@ def hand_from_fields(
         isinstance(hand_number, bool) or not isinstance(hand_number, int)
     ):
         raise fields.error("hand", f"{hand_number!r} is not a hand number")
+    bring_in = fields.optional_chips("bring_in")
+    small_bet = fields.optional_chips("small_bet", positive=True)
+    big_bet = fields.optional_chips("big_bet", positive=True)
+    min_bet = fields.optional_chips("min_bet", positive=True)
     values: dict[str, Any] = {
         "antes": antes,
         "blinds_or_straddles": blinds,
-        "bring_in": fields.optional_chips("bring_in"),
-        "small_bet": fields.optional_chips("small_bet", positive=True),
-        "big_bet": fields.optional_chips("big_bet", positive=True),
-        "min_bet": fields.optional_chips("min_bet", positive=True),
+        "bring_in": bring_in,
+        "small_bet": small_bet,
+        "big_bet": big_bet,
+        "min_bet": min_bet,
     }
     _require_stakes(fields, game, values)
     try:
@@ -267,7 +271,12 @@ def hand_from_fields(
         source=source,
         section=section,
         lines=lines,
-        **values,
+        antes=antes,
+        blinds_or_straddles=blinds,
+        bring_in=bring_in,
+        small_bet=small_bet,
+        big_bet=big_bet,
+        min_bet=min_bet,
     )
 
 

@@ -69,7 +69,7 @@ from simulations.phh.options import (
     ReplayOptions,
 )
 from simulations.phh.read import read_file
-from simulations.phh.stakes import HandStakes, StakesError, lay_stakes
+from simulations.phh.stakes import HandStakes, StakesError, laid_onto, lay_stakes, stakes_parts
 from simulations.verify.results import Difference, FileReport, Outcome, ScenarioResult
 
 _SEAT = re.compile(r"\bseat (\d+)")
@@ -145,7 +145,7 @@ def laid_game(hand: PhhHand, options: ReplayOptions, games: Games | None = None)
     )
     laid = games.get(key)
     if laid is None:
-        laid = games[key] = _lay(hand, options)
+        laid = games[key] = _lay(hand, options, games)
     return laid
 
 
@@ -160,15 +160,22 @@ def hand_stakes(hand: PhhHand) -> HandStakes:
     )
 
 
-def _lay(hand: PhhHand, options: ReplayOptions) -> Laid:
+def _lay(hand: PhhHand, options: ReplayOptions, games: Games | None = None) -> Laid:
+    """:func:`lay_game` of the hand; ``games`` keeps each game laid out by its forced bets,
+    stakes and straddle rule, which other stakes (at another table size, say) may share."""
+    base = base_game(hand)
+    fractions = has_fractions(hand.finishing_stacks)
+    players = hand.player_count
     try:
-        return lay_game(
-            base_game(hand),
-            hand_stakes(hand),
-            hand.player_count,
-            has_fractions(hand.finishing_stacks),
-            options,
-        )
+        if games is None:
+            return lay_game(base, hand_stakes(hand), players, fractions, options)
+        laid = stakes_parts(base, hand_stakes(hand), players, players - 1)
+        key = (hand.variant, laid.forced, laid.stakes, laid.straddle_rule, fractions)
+        found = games.get(key)
+        if found is None:
+            game, notes = _with_options(laid_onto(base, laid), fractions, options)
+            found = games[key] = (game, (), notes)
+        return found[0], laid.straddles, found[2]
     except StakesError as error:
         raise _error(hand, error.field, error.problem) from None
 
@@ -180,6 +187,14 @@ def lay_game(
     finishing stacks hold fractions of a chip), its straddles, and the notes the options
     took; StakesError naming the field that cannot be laid out."""
     game, straddles = lay_stakes(base, stakes, players, players - 1)
+    game, notes = _with_options(game, fractions, options)
+    return game, straddles, notes
+
+
+def _with_options(
+    game: GameDefinition, fractions: bool, options: ReplayOptions
+) -> tuple[GameDefinition, tuple[str, ...]]:
+    """``game`` with the options' rules, and the notes they took."""
     notes: list[str] = []
     odd_chips = options.odd_chips.rule(fractions)
     if fractions and odd_chips is OddChipRule.EXACT and odd_chips is not game.odd_chips:
@@ -195,7 +210,7 @@ def lay_game(
     rules = (odd_chips, incomplete, short)
     if rules != (game.odd_chips, game.incomplete_raise, game.short_all_ins):
         game = replace(game, odd_chips=odd_chips, incomplete_raise=incomplete, short_all_ins=short)
-    return game, straddles, tuple(notes)
+    return game, tuple(notes)
 
 
 def _blind_seats(

@@ -62,11 +62,16 @@ def lay_stakes(
     Antes equal for every player are the game's ante; a single ante posted by the big blind
     is a big-blind ante; anything else is refused, naming ``antes``."""
     laid = stakes_parts(base, stakes, players, button)
+    return laid_onto(base, laid), laid.straddles
+
+
+def laid_onto(base: GameDefinition, laid: LaidStakes) -> GameDefinition:
+    """``base`` with the forced bets, stakes and straddle rule of ``laid`` (StakesError
+    naming ``stakes`` where the game refuses them)."""
     try:
-        game = replace(base, forced=laid.forced, stakes=laid.stakes, straddles=laid.straddle_rule)
+        return replace(base, forced=laid.forced, stakes=laid.stakes, straddles=laid.straddle_rule)
     except ValueError as error:
         raise StakesError("stakes", str(error)) from None
-    return game, laid.straddles
 
 
 def _with(forced: ForcedBets, **changes: Any) -> ForcedBets:

@@ -30,14 +30,15 @@ from types import MappingProxyType
 from typing import Any
 
 from service.pictures import PictureError, exhaustion_picture, guts_picture
+from service.pictures_economics import jackpot_picture, policies_picture
 from service.render import (
     bad_beat_progress,
     guts_plot,
-    render_bad_beat,
     render_guts,
     render_running_out,
 )
-from simulations.models import BadBeatModel, ExhaustionModel, GutsModel, ModelReader
+from service.render_economics import render_jackpot, render_policies
+from simulations.models import BadBeatModel, ExhaustionModel, GutsModel, ModelReader, RakeModel
 from workers.job import Job
 
 Renderer = Callable[[Job, Mapping[str, Any]], str]
@@ -83,9 +84,10 @@ def registry(*kinds: JobKind) -> Mapping[str, JobKind]:
 
 
 KINDS: Mapping[str, JobKind] = registry(
-    JobKind(BadBeatModel, render_bad_beat, progress_note=bad_beat_progress),
+    JobKind(BadBeatModel, render_jackpot, progress_note=bad_beat_progress, picture=jackpot_picture),
     JobKind(GutsModel, render_guts, plot=guts_plot, picture=guts_picture),
     JobKind(ExhaustionModel, render_running_out, picture=exhaustion_picture),
+    JobKind(RakeModel, render_policies, picture=policies_picture),
 )
 
 

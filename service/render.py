@@ -15,22 +15,6 @@ def _percent(x: float) -> str:
     return f"{100 * x:.5g} %"
 
 
-def render_bad_beat(job: Job, report: Mapping[str, Any]) -> str:
-    rules = getattr(job.model, "rules", None)
-    one_in = report["one_in"]
-    lines = [
-        f"Bad-beat jackpot — {job.model.describe()}",
-        f"  qualifier      {rules.describe() if rules is not None else ''}",
-        f"  hands dealt    {report['hands']:,}",
-        f"  jackpot hands  {report['jackpot_hands']:,}",
-        f"  frequency      {_percent(report['frequency'])}"
-        f"  (95 % CI {_percent(report['ci95_low'])} to {_percent(report['ci95_high'])})",
-        f"  one in         {f'{one_in:,.0f} hands' if one_in is not None else 'no jackpot hit'}",
-        f"  seed           {report['seed']}",
-    ]
-    return "\n".join(lines)
-
-
 def bad_beat_progress(estimate: Mapping[str, Any]) -> str:
     """The progress bar's note from a running estimate: how rare the jackpot looks so far."""
     one_in = estimate.get("one_in")

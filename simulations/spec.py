@@ -191,6 +191,35 @@ class Fields:
             return None
         return self.number(key)
 
+    def integers(
+        self, key: str, default: list[int], *, count: int, low: int, high: int
+    ) -> list[int]:
+        """A list of ``count`` integers, each in low..high."""
+        value = self._get(key, default)
+        if (
+            not isinstance(value, list)
+            or len(value) != count
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
+        ):
+            raise SpecError(
+                self.path(key), f"must be a list of {count} integers, not {echo(value)}"
+            )
+        for v in value:
+            if not low <= v <= high:
+                raise SpecError(
+                    self.path(key), f"must hold integers in {low:,}..{high:,}, got {number(v)}"
+                )
+        return list(value)
+
+    def strings(self, key: str, default: list[str], *, most: int) -> list[str]:
+        """A list of at most ``most`` strings."""
+        value = self._get(key, default)
+        if not isinstance(value, list) or any(not isinstance(v, str) for v in value):
+            raise SpecError(self.path(key), f"must be a list of strings, not {echo(value)}")
+        if len(value) > most:
+            raise SpecError(self.path(key), f"must hold at most {most} strings, got {len(value):,}")
+        return list(value)
+
     def tables(self, key: str) -> list[Fields]:
         """An array of tables (``[[key]]`` in TOML), each read as its own :class:`Fields`."""
         value = self._get(key, [])

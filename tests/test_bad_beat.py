@@ -182,11 +182,16 @@ def test_report_fields_and_tally_merge() -> None:
         "ci95_low",
         "ci95_high",
         "one_in",
+        "levels",
+        "table",
+        "policy",
     ]
     assert report["hands"] == 1000 and report["jackpot_hands"] == 5
     assert report["frequency"] == pytest.approx(0.005)
     assert report["ci95_low"] < 0.005 < report["ci95_high"]
     assert report["one_in"] == pytest.approx(200.0)
+    assert [row["jackpot_hands"] for row in report["levels"]] == [5]
+    assert report["table"] is None and report["policy"] is None
     assert model.report(BadBeatTally(10, 0))["one_in"] is None
 
 

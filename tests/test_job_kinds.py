@@ -287,6 +287,6 @@ def test_the_proto_stays_compatible_with_the_last_commit(tmp_path: Path) -> None
     job_proto = changed / "cardroom" / "v1" / "job_service.proto"
     text = job_proto.read_text()
     assert "uint64 shard_size = 3;" in text
-    job_proto.write_text(text.replace("uint64 shard_size = 3;", "uint64 shard_size = 13;"))
+    job_proto.write_text(text.replace("uint64 shard_size = 3;", "uint64 shard_size = 99;"))
     refused = breaking(changed)
     assert refused.returncode != 0 and "shard_size" in refused.stdout + refused.stderr

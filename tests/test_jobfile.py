@@ -67,7 +67,7 @@ MISTAKES = {
     "players one": (_replace("players = 9", "players = 1"), "game.players", "at least"),
     "players eleven": (_replace("players = 9", "players = 11"), "game.players", "at most"),
     "players a string": (_replace("players = 9", 'players = "nine"'), "game.players", "integer"),
-    "variant unknown": (_replace('"holdem"', '"omaha"'), "game.variant", "one of"),
+    "variant unknown": (_replace('"holdem"', '"stud"'), "game.variant", "one of"),
     "unknown game key": (
         _replace("players = 9", "players = 9\nplayer = 9"),
         "game.player",
@@ -116,8 +116,8 @@ MISTAKES = {
     "bad toml syntax": (GOOD.replace("hands = 1000", "hands = = 1000"), None, "not valid TOML"),
 }
 MISTAKES["unknown top-level key"] = (
-    GOOD.replace("seed = 7", "seed = 7\nplayers = 9"),
-    "players",
+    GOOD.replace("seed = 7", "seed = 7\nplayer = 9"),
+    "player",
     "not a known setting",
 )
 

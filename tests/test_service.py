@@ -14,6 +14,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.api.cardroom.v1 import job_service_pb2_grpc as pb_grpc
+from service.convert import mapping_to_message
 from tests.harness import Server, cardroom, running_server
 from tests.ray_probe import busy_ray_workers, wait_until_busy, wait_until_idle
 
@@ -135,11 +136,38 @@ def test_bad_specs_are_invalid_argument(
     assert field in caught.value.details()
 
 
+def test_bad_economics_settings_name_the_api_field(stub: pb_grpc.JobServiceStub) -> None:
+    """Shares that do not add up, a step above the reset qualifier, a drop above its
+    threshold, a kind of player with an unknown setting: INVALID_ARGUMENT naming the field."""
+    cases = [
+        ({"drop": {"amount": 1}, "policy": {"loser_share": 0.6}}, "policy.loser_share: "),
+        (
+            {"drop": {"amount": 1}, "policy": {"step_down": {"every_hours": 1, "steps": ["AAAA"]}}},
+            "policy.step_down.steps[0]: 'AAAA' is not below",
+        ),
+        ({"drop": {"amount": 5, "threshold": 2}}, "drop.amount: 5 is above the threshold"),
+    ]
+    for settings, message in cases:
+        spec = _spec()
+        mapping_to_message(settings, spec.bad_beat)
+        with pytest.raises(grpc.RpcError) as caught:
+            stub.SubmitJob(pb.SubmitJobRequest(spec=spec))
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert f"spec.bad_beat.{message}" in caught.value.details(), caught.value.details()
+    # An unknown setting cannot be put in a message; the same check reads a job mapping.
+    rake = pb.JobSpec(trials=100)
+    mapping_to_message({"policies": [{"percent": 150}]}, rake.rake)
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.SubmitJob(pb.SubmitJobRequest(spec=rake))
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "spec.rake.policies[0].percent: must be a percentage" in caught.value.details()
+
+
 @pytest.mark.parametrize(
     ("game", "jackpot", "message"),
     [
         ({"players": 11}, {}, "spec.bad_beat.game.players: must be at most 10"),
-        ({"variant": "omaha"}, {}, "spec.bad_beat.game.variant: must be one of"),
+        ({"variant": "stud"}, {}, "spec.bad_beat.game.variant: must be one of"),
         ({}, {"min_losing_hand": "AAAZZ"}, "spec.bad_beat.jackpot.min_losing_hand:"),
         ({}, {"hole_cards_play": 3}, "spec.bad_beat.jackpot.hole_cards_play: must be at most 2"),
     ],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.render import render_bad_beat
+from service.render_economics import render_jackpot
 from simulations.models.bad_beat import BadBeatModel, BadBeatTally
 from simulations.stats import Proportion
 from workers.job import Job
@@ -30,7 +30,7 @@ def test_wilson_interval_between_the_ends() -> None:
 def test_no_jackpot_hit_prints_a_low_bound_of_zero() -> None:
     """The bad-beat result for 0 jackpot hands printed the low bound as '1.08e-17 %'."""
     job = Job(BadBeatModel(), trials=1000, seed=1)
-    text = render_bad_beat(job, job.report(BadBeatTally(hands=1000, jackpot_hands=0)))
+    text = render_jackpot(job, job.report(BadBeatTally(hands=1000, jackpot_hands=0)))
     frequency = next(line for line in text.splitlines() if "frequency" in line)
     assert "(95 % CI 0 % to 0.38268 %)" in frequency, frequency
     assert "e-" not in text

@@ -121,6 +121,9 @@ def test_one_and_two_workers_give_byte_identical_json(tmp_path: Path) -> None:
         "ci95_low",
         "ci95_high",
         "one_in",
+        "levels",
+        "table",
+        "policy",
         "seed",
     ]
     assert result["kind"] == "bad_beat" and result["hands"] == 600_000 and result["seed"] == 11

@@ -43,6 +43,7 @@ ENGINE_MODULES: tuple[str, ...] = (
     "settle",
     "showdown",
     "split_hands",
+    "wagers",
 )
 # Reading PHH files and replaying their hands (simulations.phh): the text, the fields, the
 # action lines and deck orders, the stakes laid out and the reference engine's replay.  The

@@ -38,6 +38,9 @@ from simulations.engine.game_parts import (
     Rake as Rake,
 )
 from simulations.engine.game_parts import (
+    RakeRounding as RakeRounding,
+)
+from simulations.engine.game_parts import (
     StraddleRule as StraddleRule,
 )
 from simulations.engine.limits import (

@@ -9,8 +9,20 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+import numpy as np
+
 from simulations.cards import MAX_JOKERS, Rank
 from simulations.decks import Deck
+from simulations.engine.rake_rules import (
+    NO_CAP,
+    ROUND_DOWN,
+    ROUND_HALF_EVEN,
+    ROUND_HALF_UP,
+    ROUND_UP,
+    applicable_cap,
+    drop_amount,
+    rake_amount,
+)
 from simulations.evaluators.stud_showing import BringIn
 
 
@@ -128,6 +140,9 @@ class ForcedBets:
             raise ValueError("a game opens with blinds or with a bring-in, not both")
         if len(self.blinds) > 3:
             raise ValueError(f"at most three blinds, got {len(self.blinds)}")
+        if any(blind > self.blinds[-1] for blind in self.blinds):
+            # 'Players to act must call the complete amount of the big blind': the last.
+            raise ValueError(f"the big blind, the last, is the largest blind: got {self.blinds}")
         if self.first_blind_on_button and len(self.blinds) != 3:
             raise ValueError("only a three-blind structure puts a blind on the button")
 
@@ -159,40 +174,107 @@ class StraddleRule(StrEnum):
     MISSISSIPPI = "mississippi"  # any seat; a re-straddle right of the last straddle
 
 
+class RakeRounding(StrEnum):
+    """How a linear rake's percentage of the pot is rounded to whole units: down (most live
+    rooms), half to even (PokerStars: 'a true percentage using the round half to even
+    method of rounding'), half up, or up."""
+
+    DOWN = "down"
+    HALF_EVEN = "half-even"
+    HALF_UP = "half-up"
+    UP = "up"
+
+    @property
+    def code(self) -> int:
+        """The rule as :mod:`simulations.engine.rake_rules` takes it."""
+        return {"down": ROUND_DOWN, "half-even": ROUND_HALF_EVEN, "half-up": ROUND_HALF_UP}.get(
+            self.value, ROUND_UP
+        )
+
+
 @dataclass(frozen=True)
 class Rake:
     """The house's cut of each pot, taken before the pot is awarded.
 
-    ``percent`` of the pot, rounded down to whole ``unit`` chips, and at most the cap for
-    the number of players dealt in (``caps``: (players, cap) pairs, the entry with the most
-    players not above the count applies).  With ``no_flop_no_drop`` a hand that ends before
-    the second street pays nothing.
+    ``percent`` of the pot, rounded to whole ``unit`` chips by ``rounding`` (down unless
+    said otherwise) — or, with ``increment``, ``per_increment`` chips for each full
+    ``increment`` of the pot — and at most the cap for the number of players dealt in
+    (``caps``: (players, cap) pairs, the entry with the most players not above the count
+    applies).  With ``no_flop_no_drop`` a hand that ends before the second street pays
+    nothing.  The arithmetic is :mod:`simulations.engine.rake_rules`'.
     """
 
     percent: Fraction
     caps: tuple[tuple[int, int], ...] = ()
     no_flop_no_drop: bool = True
     unit: int = 1
+    rounding: RakeRounding = RakeRounding.DOWN
+    increment: int = 0
+    per_increment: int = 0
 
     def __post_init__(self) -> None:
         if not 0 <= self.percent < 1:
             raise ValueError(f"rake percent must be a fraction in [0, 1), got {self.percent}")
         if self.unit <= 0 or any(p < 2 or c < 0 for p, c in self.caps):
             raise ValueError("rake caps are (players >= 2, cap >= 0) and the unit is positive")
+        if self.increment < 0 or not 0 <= self.per_increment <= self.increment:
+            raise ValueError("a rake per increment takes at most the increment of the pot")
 
-    def amount(self, pot: int, players: int) -> int:
-        raked = int(pot * self.percent) // self.unit * self.unit
-        applicable = [cap for min_players, cap in sorted(self.caps) if min_players <= players]
-        return min(raked, applicable[-1]) if applicable else raked
+    def amount(self, pot: int, players: int, flopped: bool = True) -> int:
+        """The rake of a pot of ``pot`` chips with ``players`` dealt in (``flopped``: the hand
+        reached its second street)."""
+        ordered = sorted(self.caps)
+        cap = applicable_cap(
+            players,
+            np.array([p for p, _ in ordered], dtype=np.int64),
+            np.array([c for _, c in ordered], dtype=np.int64),
+        )
+        return int(
+            rake_amount(
+                pot,
+                players,
+                flopped,
+                self.no_flop_no_drop,
+                self.percent.numerator,
+                self.percent.denominator,
+                self.unit,
+                self.rounding.code,
+                self.increment,
+                self.per_increment,
+                cap,
+            )
+        )
 
 
 @dataclass(frozen=True)
 class JackpotDrop:
-    """A bad-beat jackpot's drop: ``amount`` taken from a pot that reaches ``threshold``."""
+    """A bad-beat jackpot's drop from a pot that reaches ``threshold`` once the flop is out:
+    ``amount`` chips, or (``amount`` 0) ``percent`` of the pot rounded down, at most ``cap``
+    (None: no cap)."""
 
     amount: int
     threshold: int
+    percent: Fraction = Fraction(0)
+    cap: int | None = None
 
     def __post_init__(self) -> None:
-        if self.amount <= 0 or self.threshold < self.amount:
+        if self.amount < 0 or self.threshold < self.amount:
             raise ValueError("a jackpot drop is positive and no larger than its threshold")
+        if (self.amount > 0) == (self.percent > 0) or not 0 <= self.percent < 1:
+            raise ValueError("a jackpot drop is positive and no larger than its threshold")
+        if self.cap is not None and self.cap <= 0:
+            raise ValueError("a jackpot drop's cap is positive")
+
+    def taken(self, pot: int, flopped: bool) -> int:
+        """The drop from a pot of ``pot`` chips (``flopped``: the flop is out)."""
+        return int(
+            drop_amount(
+                pot,
+                flopped,
+                self.amount,
+                self.percent.numerator,
+                self.percent.denominator,
+                NO_CAP if self.cap is None else self.cap,
+                self.threshold,
+            )
+        )

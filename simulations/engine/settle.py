@@ -25,6 +25,7 @@ from simulations.engine.pots import (
     split_high_low,
     uncalled_bet,
 )
+from simulations.engine.rake_rules import house_take
 
 
 @dataclass(frozen=True)
@@ -162,15 +163,12 @@ def _take_rake_and_drop(
     if game.rake is None and game.jackpot_drop is None:
         return 0, 0, pots  # nothing for the house
     total = sum(p.amount for p in pots)
-    rake = drop = 0
-    if game.rake is not None and (flopped or not game.rake.no_flop_no_drop):
-        rake = game.rake.amount(total, dealt_in)
-    if game.jackpot_drop is not None and flopped and total >= game.jackpot_drop.threshold:
-        drop = game.jackpot_drop.amount
-    take = min(rake + drop, total)
+    rake = 0 if game.rake is None else game.rake.amount(total, dealt_in, flopped)
+    drop = 0 if game.jackpot_drop is None else game.jackpot_drop.taken(total, flopped)
+    rake, drop = house_take(total, rake, drop)
+    take = rake + drop
     if take == 0:
         return 0, 0, pots
-    drop = take - rake  # the rake, a fraction of the pot, always fits; the drop may not
     remaining: list[Pot] = []
     for pot in pots:
         cut = min(take, pot.amount)

@@ -21,6 +21,7 @@ import numpy as np
 from simulations.models.bad_beat import BadBeatModel
 from simulations.models.exhaustion import ExhaustionModel
 from simulations.models.guts import GutsModel
+from simulations.models.rake import RakeModel
 from simulations.models.tally import Counts
 from simulations.spec import Fields
 
@@ -65,6 +66,7 @@ MODELS: Mapping[str, ModelReader] = MappingProxyType(
         BadBeatModel.kind: BadBeatModel,
         GutsModel.kind: GutsModel,
         ExhaustionModel.kind: ExhaustionModel,
+        RakeModel.kind: RakeModel,
     }
 )
 
@@ -76,5 +78,6 @@ __all__ = [
     "GutsModel",
     "Model",
     "ModelReader",
+    "RakeModel",
     "Tally",
 ]

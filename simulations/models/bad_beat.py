@@ -19,14 +19,23 @@ winner's hand beats the loser's.  Every player sees the river.
 Each dealt hand is laid out as the five board cards followed by two hole cards per
 player; the compiled kernel and :func:`reference_jackpot` (plain Python over the
 scalar evaluator) are checked against each other on the same deals.
+
+That is the classic job: hold'em, everyone to the river.  Omaha, the player models
+(``[[players]]``), the room's conditions (``[room]``), the rake and the drop (``[rake]``,
+``[drop]``) and the jackpot as a policy over time (``[policy]``) are read by
+:mod:`simulations.models.bad_beat_room`, and a job that sets any of them plays its hands at a
+table (:mod:`simulations.models.table`), judging the jackpot at every level of its schedule.
+In Omaha exactly two hole cards play in every hand, and the qualifiers default to the
+PLO rooms' "Lose with 2222 or better ... Pocket pairs are required for the winner or loser
+to make a four of a kind" (GGPoker, 'Bad Beat Jackpot Rebirth').
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import ClassVar
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
 
 import numba as nb
 import numpy as np
@@ -38,6 +47,21 @@ from simulations.evaluators.floors import describe_floor, hand_floor
 from simulations.evaluators.hand_value import Category
 from simulations.evaluators.high import TABLES, evaluate_high, flush_suit, rank_lookup
 from simulations.evaluators.high_tables import HighTables
+from simulations.models.bad_beat_room import (
+    Room,
+    describe_policy,
+    describe_room,
+    level_rows,
+    policy_report,
+    read_house,
+    read_policy,
+    read_room,
+)
+from simulations.models.economics import read_blinds, table_report
+from simulations.models.jackpot_policy import JackpotPolicy
+from simulations.models.players import EVERY_RIVER, SeatModel, read_seat_models
+from simulations.models.table import DropRule, Jackpot, RakePolicy, RakeRule, Table
+from simulations.models.table_tally import LevelTally, TableTally, simulate_table
 from simulations.spec import Fields, SpecError, echo
 from simulations.stats import Proportion
 
@@ -46,7 +70,9 @@ HOLE_CARDS = 2
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 CHUNK_HANDS = 4096  # hands per compiled call: part of the seeded result, keep fixed
-VARIANTS = ("holdem",)
+VARIANTS = ("holdem", "omaha")
+OMAHA_LOSING_HAND = "quads"
+MAX_SWEEP = 12
 _NO_FLOOR = -1
 
 _QUADS = int(Category.FOUR_OF_A_KIND)
@@ -119,45 +145,147 @@ class BadBeatModel:
     players: int = 9
     variant: str = "holdem"
     rules: BadBeatRules = BadBeatRules()
+    blinds: tuple[int, int] = (1, 2)
+    models: tuple[SeatModel, ...] = ()  # none: every seat to the river
+    room: Room = field(default_factory=Room)
+    rake: RakeRule | None = None
+    drop: DropRule | None = None
+    policy: JackpotPolicy | None = None
+    sweep: tuple[str, ...] = ()  # more losing hands judged, each reported on its own
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
             raise ValueError(f"variant must be one of {VARIANTS}, got {echo(self.variant)}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.players}")
+        if self.variant == "omaha" and self.rules.hole_cards_play != 2:
+            raise ValueError("hole_cards_play: an Omaha hand plays exactly two hole cards")
+
+    @property
+    def classic(self) -> bool:
+        """Hold'em to the river with no room settings: dealt as the job always was."""
+        return (
+            self.variant == "holdem"
+            and not self.models
+            and self.blinds == (1, 2)
+            and self.room == Room()
+            and self.rake is None
+            and self.drop is None
+            and self.policy is None
+            and not self.sweep
+        )
+
+    @property
+    def levels(self) -> tuple[tuple[int, str], ...]:
+        """The losing hands judged, strictest first, each once: the qualifier, its steps
+        down to the floor and the sweep's, with their floors."""
+        steps = self.policy.steps if self.policy is not None else ()
+        found: dict[int, str] = {}
+        for text in (self.rules.min_losing_hand, *steps, *self.sweep):
+            found.setdefault(hand_floor(text), text)
+        return tuple(sorted(found.items(), reverse=True))
+
+    @property
+    def losing_hands(self) -> tuple[str, ...]:
+        return tuple(text for _, text in self.levels)
+
+    @property
+    def schedule(self) -> tuple[int, ...]:
+        """The levels of the policy's qualifier, the reset one first, then its steps."""
+        steps = self.policy.steps if self.policy is not None else ()
+        floors = [floor for floor, _ in self.levels]
+        return tuple(floors.index(hand_floor(t)) for t in (self.rules.min_losing_hand, *steps))
+
+    @property
+    def table(self) -> Table:
+        """The table the hands are played at."""
+        floors = tuple(floor for floor, _ in self.levels)
+        policy = RakePolicy("house", self.rake, self.drop)
+        return Table(
+            self.variant,
+            self.players,
+            self.blinds,
+            self.models or (replace(EVERY_RIVER, seats=self.players),),
+            (policy,),
+            Jackpot(self.rules, floors, self.room.conditions),
+        )
 
     @classmethod
     def from_fields(cls, job: Fields) -> BadBeatModel:
-        """Read the ``[game]`` and ``[jackpot]`` tables of a job; errors name the field."""
+        """Read the ``[game]`` and ``[jackpot]`` tables of a job, and those of
+        :mod:`simulations.models.bad_beat_room`; errors name the field."""
         game = job.table("game")
         variant = game.string("variant", "holdem", choices=VARIANTS)
         players = game.integer("players", 9, low=MIN_PLAYERS, high=MAX_PLAYERS)
+        blinds = read_blinds(game)
         game.finish()
+        omaha = variant == "omaha"
         jackpot = job.table("jackpot")
+        default_losing = OMAHA_LOSING_HAND if omaha else "AAATT"
         losing = _check_floor(
-            jackpot, "min_losing_hand", jackpot.string("min_losing_hand", "AAATT")
+            jackpot, "min_losing_hand", jackpot.string("min_losing_hand", default_losing)
         )
         winning = jackpot.optional_string("min_winning_hand")
         if winning is not None:
             _check_floor(jackpot, "min_winning_hand", winning)
         hole = jackpot.integer("hole_cards_play", 2, low=0, high=2)
-        quads = jackpot.boolean("quads_need_pocket_pair", False)
+        if omaha and hole != 2:
+            raise SpecError(
+                jackpot.path("hole_cards_play"), "an Omaha hand plays exactly two hole cards"
+            )
+        quads = jackpot.boolean("quads_need_pocket_pair", omaha)
         board_trips = jackpot.boolean("board_trips_full_house", True)
+        sweep = tuple(jackpot.strings("sweep", [], most=MAX_SWEEP))
+        for i, text in enumerate(sweep):
+            try:
+                hand_floor(text)
+            except ValueError as err:
+                raise SpecError(f"{jackpot.path('sweep')}[{i}]", str(err)) from None
         jackpot.finish()
-        return cls(players, variant, BadBeatRules(losing, winning, hole, quads, board_trips))
+        rules = BadBeatRules(losing, winning, hole, quads, board_trips)
+        models = read_seat_models(job, players, replace(EVERY_RIVER, seats=players))
+        if not job.has("players"):
+            models = ()
+        room = read_room(job)
+        rake, drop = read_house(job)
+        if room.conditions.raked_only and rake is None:
+            raise SpecError("room.raked_only", "needs a [rake]: which hands are raked?")
+        policy = read_policy(job, rules.losing_floor, losing)
+        if policy is not None and drop is None:
+            raise SpecError("policy", "needs a [drop]: what funds the jackpot?")
+        return cls(players, variant, rules, blinds, models, room, rake, drop, policy, sweep)
 
     @property
     def cards_per_hand(self) -> int:
         return BOARD_CARDS + HOLE_CARDS * self.players
 
     def describe(self) -> str:
-        return f"Texas hold'em, {self.players} players, every hand to the river"
+        game = "Texas hold'em" if self.variant == "holdem" else "Omaha"
+        if not self.models:
+            return f"{game}, {self.players} players, every hand to the river"
+        kinds = ", ".join(f"{m.seats} {m.name}" for m in self.models)
+        return f"{game}, {self.players} players ({kinds})"
 
-    def empty_tally(self) -> BadBeatTally:
-        return BadBeatTally()
+    def describe_qualifier(self) -> str:
+        text = self.rules.describe()
+        if self.variant == "omaha":
+            text = text.replace("both hole cards play", "exactly two hole cards play")
+        return text
 
-    def simulate(self, hands: int, rng: np.random.Generator) -> BadBeatTally:
-        """Deal and score ``hands`` hands from ``rng`` in fixed chunks."""
+    def describe_room(self) -> str:
+        return describe_room(self.room, self.rake, self.drop)
+
+    def describe_policy(self) -> str:
+        return "" if self.policy is None else describe_policy(self.policy)
+
+    def empty_tally(self) -> BadBeatTally | TableTally:
+        return BadBeatTally() if self.classic else TableTally()
+
+    def simulate(self, hands: int, rng: np.random.Generator) -> BadBeatTally | TableTally:
+        """Deal and score ``hands`` hands from ``rng`` in fixed chunks (at a table, unless
+        the job is the classic one)."""
+        if not self.classic:
+            return simulate_table(self.table, hands, rng)
         deck = Deck.standard().as_array()
         k = self.cards_per_hand
         dealt = np.empty((CHUNK_HANDS, k), dtype=np.int8)
@@ -171,18 +299,52 @@ class BadBeatModel:
             done += n
         return BadBeatTally(hands, jackpots)
 
-    def report(self, tally: BadBeatTally) -> dict[str, int | float | None]:
-        """Hands dealt, jackpot hands, the frequency with its 95 % Wilson interval, one in N."""
-        estimate = Proportion(tally.jackpot_hands, tally.hands)
+    def report(self, tally: BadBeatTally | TableTally) -> dict[str, Any]:
+        """Hands dealt, jackpot hands, the frequency with its 95 % Wilson interval, one in N;
+        each level of the qualifier's schedule; at a table its course, and the policy over
+        time."""
+        if isinstance(tally, TableTally):
+            levels = level_rows(self.losing_hands, tally.levels, tally.hands)
+            hits = tally.levels[self.schedule[0]].hits if tally.levels else 0
+        else:
+            hits = tally.jackpot_hands
+            levels = level_rows(
+                self.losing_hands[:1], (LevelTally(hits, hits),), max(tally.hands, 1)
+            )
+        estimate = Proportion(hits, max(tally.hands, 1))
         low, high = estimate.wilson()
-        return {
+        report: dict[str, Any] = {
             "hands": tally.hands,
-            "jackpot_hands": tally.jackpot_hands,
+            "jackpot_hands": hits,
             "frequency": estimate.frequency,
             "ci95_low": low,
             "ci95_high": high,
             "one_in": estimate.one_in,
+            "levels": levels,
+            "table": None,
+            "policy": None,
         }
+        if isinstance(tally, TableTally) and tally.hands:
+            table = self.table
+            house = tally.policies[0]
+            report["table"] = {
+                **table_report(table, tally),
+                "rake_per_hand": house.rake.mean,
+                "drop_per_hand": house.drop.mean,
+                "conditions_met": tally.conditions_met / tally.hands,
+            }
+            if self.policy is not None:
+                report["policy"] = policy_report(
+                    self.policy,
+                    tally,
+                    self.room,
+                    table.models,
+                    self.players,
+                    self.blinds[1],
+                    self.losing_hands,
+                    self.schedule,
+                )
+        return report
 
 
 def _check_floor(table: Fields, key: str, text: str) -> str:

@@ -34,3 +34,14 @@ def uniform(state: npt.NDArray[np.uint64]) -> float:
 def skip(state: npt.NDArray[np.uint64], count: int) -> None:
     """Move the stream past ``count`` outputs without making them (each adds the same step)."""
     state[0] += np.uint64(count) * _GAMMA
+
+
+@nb.njit(cache=True, inline="always")
+def uniform_at(seed: np.uint64, index: int) -> float:
+    """The ``index``-th uniform (0 first) of the stream that starts at ``seed``: the value
+    :func:`uniform` gives on its ``index + 1``-th call, computed without the calls before
+    (SplitMix64 is a counter: its n-th output mixes ``seed + n * gamma``)."""
+    z = seed + np.uint64(index + 1) * _GAMMA
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return float((z ^ (z >> np.uint64(31))) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

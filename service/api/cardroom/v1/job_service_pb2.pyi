@@ -26,50 +26,192 @@ JOB_STATE_FAILED: JobState
 JOB_STATE_CANCELLED: JobState
 
 class JobSpec(_message.Message):
-    __slots__ = ("trials", "seed", "shard_size", "bad_beat", "guts", "exhaustion")
+    __slots__ = ("trials", "seed", "shard_size", "bad_beat", "guts", "exhaustion", "rake")
     TRIALS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     SHARD_SIZE_FIELD_NUMBER: _ClassVar[int]
     BAD_BEAT_FIELD_NUMBER: _ClassVar[int]
     GUTS_FIELD_NUMBER: _ClassVar[int]
     EXHAUSTION_FIELD_NUMBER: _ClassVar[int]
+    RAKE_FIELD_NUMBER: _ClassVar[int]
     trials: int
     seed: int
     shard_size: int
     bad_beat: BadBeatSpec
     guts: GutsSpec
     exhaustion: ExhaustionSpec
-    def __init__(self, trials: _Optional[int] = ..., seed: _Optional[int] = ..., shard_size: _Optional[int] = ..., bad_beat: _Optional[_Union[BadBeatSpec, _Mapping]] = ..., guts: _Optional[_Union[GutsSpec, _Mapping]] = ..., exhaustion: _Optional[_Union[ExhaustionSpec, _Mapping]] = ...) -> None: ...
+    rake: RakeSpec
+    def __init__(self, trials: _Optional[int] = ..., seed: _Optional[int] = ..., shard_size: _Optional[int] = ..., bad_beat: _Optional[_Union[BadBeatSpec, _Mapping]] = ..., guts: _Optional[_Union[GutsSpec, _Mapping]] = ..., exhaustion: _Optional[_Union[ExhaustionSpec, _Mapping]] = ..., rake: _Optional[_Union[RakeSpec, _Mapping]] = ...) -> None: ...
 
 class BadBeatSpec(_message.Message):
-    __slots__ = ("game", "jackpot")
+    __slots__ = ("game", "jackpot", "players", "room", "rake", "drop", "policy")
     GAME_FIELD_NUMBER: _ClassVar[int]
     JACKPOT_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    ROOM_FIELD_NUMBER: _ClassVar[int]
+    RAKE_FIELD_NUMBER: _ClassVar[int]
+    DROP_FIELD_NUMBER: _ClassVar[int]
+    POLICY_FIELD_NUMBER: _ClassVar[int]
     game: BadBeatGame
     jackpot: BadBeatJackpot
-    def __init__(self, game: _Optional[_Union[BadBeatGame, _Mapping]] = ..., jackpot: _Optional[_Union[BadBeatJackpot, _Mapping]] = ...) -> None: ...
+    players: _containers.RepeatedCompositeFieldContainer[PlayerModel]
+    room: BadBeatRoom
+    rake: RakeRule
+    drop: JackpotDropRule
+    policy: JackpotPolicySpec
+    def __init__(self, game: _Optional[_Union[BadBeatGame, _Mapping]] = ..., jackpot: _Optional[_Union[BadBeatJackpot, _Mapping]] = ..., players: _Optional[_Iterable[_Union[PlayerModel, _Mapping]]] = ..., room: _Optional[_Union[BadBeatRoom, _Mapping]] = ..., rake: _Optional[_Union[RakeRule, _Mapping]] = ..., drop: _Optional[_Union[JackpotDropRule, _Mapping]] = ..., policy: _Optional[_Union[JackpotPolicySpec, _Mapping]] = ...) -> None: ...
 
 class BadBeatGame(_message.Message):
-    __slots__ = ("variant", "players")
+    __slots__ = ("variant", "players", "blinds")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    BLINDS_FIELD_NUMBER: _ClassVar[int]
     variant: str
     players: int
-    def __init__(self, variant: _Optional[str] = ..., players: _Optional[int] = ...) -> None: ...
+    blinds: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, variant: _Optional[str] = ..., players: _Optional[int] = ..., blinds: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class PlayerModel(_message.Message):
+    __slots__ = ("name", "seats", "vpip", "hand", "flop", "turn", "river", "chance", "bet", "open")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    VPIP_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    FLOP_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    RIVER_FIELD_NUMBER: _ClassVar[int]
+    CHANCE_FIELD_NUMBER: _ClassVar[int]
+    BET_FIELD_NUMBER: _ClassVar[int]
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seats: int
+    vpip: float
+    hand: str
+    flop: str
+    turn: str
+    river: str
+    chance: float
+    bet: float
+    open: float
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., vpip: _Optional[float] = ..., hand: _Optional[str] = ..., flop: _Optional[str] = ..., turn: _Optional[str] = ..., river: _Optional[str] = ..., chance: _Optional[float] = ..., bet: _Optional[float] = ..., open: _Optional[float] = ...) -> None: ...
+
+class BadBeatRoom(_message.Message):
+    __slots__ = ("min_players", "flop_seen", "min_pot", "raked_only", "showdown_required", "tables", "hands_per_hour")
+    MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    FLOP_SEEN_FIELD_NUMBER: _ClassVar[int]
+    MIN_POT_FIELD_NUMBER: _ClassVar[int]
+    RAKED_ONLY_FIELD_NUMBER: _ClassVar[int]
+    SHOWDOWN_REQUIRED_FIELD_NUMBER: _ClassVar[int]
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    HANDS_PER_HOUR_FIELD_NUMBER: _ClassVar[int]
+    min_players: int
+    flop_seen: bool
+    min_pot: int
+    raked_only: bool
+    showdown_required: bool
+    tables: int
+    hands_per_hour: float
+    def __init__(self, min_players: _Optional[int] = ..., flop_seen: _Optional[bool] = ..., min_pot: _Optional[int] = ..., raked_only: _Optional[bool] = ..., showdown_required: _Optional[bool] = ..., tables: _Optional[int] = ..., hands_per_hour: _Optional[float] = ...) -> None: ...
+
+class RakeRule(_message.Message):
+    __slots__ = ("percent", "caps", "no_flop_no_drop", "unit", "rounding", "increment", "per_increment")
+    PERCENT_FIELD_NUMBER: _ClassVar[int]
+    CAPS_FIELD_NUMBER: _ClassVar[int]
+    NO_FLOP_NO_DROP_FIELD_NUMBER: _ClassVar[int]
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    ROUNDING_FIELD_NUMBER: _ClassVar[int]
+    INCREMENT_FIELD_NUMBER: _ClassVar[int]
+    PER_INCREMENT_FIELD_NUMBER: _ClassVar[int]
+    percent: float
+    caps: _containers.RepeatedCompositeFieldContainer[RakeCap]
+    no_flop_no_drop: bool
+    unit: int
+    rounding: str
+    increment: int
+    per_increment: int
+    def __init__(self, percent: _Optional[float] = ..., caps: _Optional[_Iterable[_Union[RakeCap, _Mapping]]] = ..., no_flop_no_drop: _Optional[bool] = ..., unit: _Optional[int] = ..., rounding: _Optional[str] = ..., increment: _Optional[int] = ..., per_increment: _Optional[int] = ...) -> None: ...
+
+class RakeCap(_message.Message):
+    __slots__ = ("players", "cap")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    CAP_FIELD_NUMBER: _ClassVar[int]
+    players: int
+    cap: int
+    def __init__(self, players: _Optional[int] = ..., cap: _Optional[int] = ...) -> None: ...
+
+class JackpotDropRule(_message.Message):
+    __slots__ = ("amount", "percent", "cap", "threshold")
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    PERCENT_FIELD_NUMBER: _ClassVar[int]
+    CAP_FIELD_NUMBER: _ClassVar[int]
+    THRESHOLD_FIELD_NUMBER: _ClassVar[int]
+    amount: int
+    percent: float
+    cap: int
+    threshold: int
+    def __init__(self, amount: _Optional[int] = ..., percent: _Optional[float] = ..., cap: _Optional[int] = ..., threshold: _Optional[int] = ...) -> None: ...
+
+class JackpotPolicySpec(_message.Message):
+    __slots__ = ("seed", "reserve_share", "admin_share", "reseed", "loser_share", "winner_share", "table_share", "room_share", "two_losers", "step_down")
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    RESERVE_SHARE_FIELD_NUMBER: _ClassVar[int]
+    ADMIN_SHARE_FIELD_NUMBER: _ClassVar[int]
+    RESEED_FIELD_NUMBER: _ClassVar[int]
+    LOSER_SHARE_FIELD_NUMBER: _ClassVar[int]
+    WINNER_SHARE_FIELD_NUMBER: _ClassVar[int]
+    TABLE_SHARE_FIELD_NUMBER: _ClassVar[int]
+    ROOM_SHARE_FIELD_NUMBER: _ClassVar[int]
+    TWO_LOSERS_FIELD_NUMBER: _ClassVar[int]
+    STEP_DOWN_FIELD_NUMBER: _ClassVar[int]
+    seed: int
+    reserve_share: float
+    admin_share: float
+    reseed: str
+    loser_share: float
+    winner_share: float
+    table_share: float
+    room_share: float
+    two_losers: JackpotTwoLosers
+    step_down: JackpotStepDown
+    def __init__(self, seed: _Optional[int] = ..., reserve_share: _Optional[float] = ..., admin_share: _Optional[float] = ..., reseed: _Optional[str] = ..., loser_share: _Optional[float] = ..., winner_share: _Optional[float] = ..., table_share: _Optional[float] = ..., room_share: _Optional[float] = ..., two_losers: _Optional[_Union[JackpotTwoLosers, _Mapping]] = ..., step_down: _Optional[_Union[JackpotStepDown, _Mapping]] = ...) -> None: ...
+
+class JackpotTwoLosers(_message.Message):
+    __slots__ = ("loser_share", "second_share", "winner_share", "table_share", "room_share")
+    LOSER_SHARE_FIELD_NUMBER: _ClassVar[int]
+    SECOND_SHARE_FIELD_NUMBER: _ClassVar[int]
+    WINNER_SHARE_FIELD_NUMBER: _ClassVar[int]
+    TABLE_SHARE_FIELD_NUMBER: _ClassVar[int]
+    ROOM_SHARE_FIELD_NUMBER: _ClassVar[int]
+    loser_share: float
+    second_share: float
+    winner_share: float
+    table_share: float
+    room_share: float
+    def __init__(self, loser_share: _Optional[float] = ..., second_share: _Optional[float] = ..., winner_share: _Optional[float] = ..., table_share: _Optional[float] = ..., room_share: _Optional[float] = ...) -> None: ...
+
+class JackpotStepDown(_message.Message):
+    __slots__ = ("every_hours", "steps")
+    EVERY_HOURS_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    every_hours: float
+    steps: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, every_hours: _Optional[float] = ..., steps: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class BadBeatJackpot(_message.Message):
-    __slots__ = ("min_losing_hand", "min_winning_hand", "hole_cards_play", "quads_need_pocket_pair", "board_trips_full_house")
+    __slots__ = ("min_losing_hand", "min_winning_hand", "hole_cards_play", "quads_need_pocket_pair", "board_trips_full_house", "sweep")
     MIN_LOSING_HAND_FIELD_NUMBER: _ClassVar[int]
     MIN_WINNING_HAND_FIELD_NUMBER: _ClassVar[int]
     HOLE_CARDS_PLAY_FIELD_NUMBER: _ClassVar[int]
     QUADS_NEED_POCKET_PAIR_FIELD_NUMBER: _ClassVar[int]
     BOARD_TRIPS_FULL_HOUSE_FIELD_NUMBER: _ClassVar[int]
+    SWEEP_FIELD_NUMBER: _ClassVar[int]
     min_losing_hand: str
     min_winning_hand: str
     hole_cards_play: int
     quads_need_pocket_pair: bool
     board_trips_full_house: bool
-    def __init__(self, min_losing_hand: _Optional[str] = ..., min_winning_hand: _Optional[str] = ..., hole_cards_play: _Optional[int] = ..., quads_need_pocket_pair: _Optional[bool] = ..., board_trips_full_house: _Optional[bool] = ...) -> None: ...
+    sweep: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, min_losing_hand: _Optional[str] = ..., min_winning_hand: _Optional[str] = ..., hole_cards_play: _Optional[int] = ..., quads_need_pocket_pair: _Optional[bool] = ..., board_trips_full_house: _Optional[bool] = ..., sweep: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GutsSpec(_message.Message):
     __slots__ = ("game", "policy", "seats", "equilibrium")
@@ -155,6 +297,60 @@ class ExhaustionDraw(_message.Message):
     rank: str
     def __init__(self, rank: _Optional[str] = ...) -> None: ...
 
+class RakeSpec(_message.Message):
+    __slots__ = ("game", "players", "room", "policies")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    ROOM_FIELD_NUMBER: _ClassVar[int]
+    POLICIES_FIELD_NUMBER: _ClassVar[int]
+    game: RakeGame
+    players: _containers.RepeatedCompositeFieldContainer[PlayerModel]
+    room: RakeRoom
+    policies: _containers.RepeatedCompositeFieldContainer[RakePolicySpec]
+    def __init__(self, game: _Optional[_Union[RakeGame, _Mapping]] = ..., players: _Optional[_Iterable[_Union[PlayerModel, _Mapping]]] = ..., room: _Optional[_Union[RakeRoom, _Mapping]] = ..., policies: _Optional[_Iterable[_Union[RakePolicySpec, _Mapping]]] = ...) -> None: ...
+
+class RakeGame(_message.Message):
+    __slots__ = ("variant", "players", "blinds")
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    BLINDS_FIELD_NUMBER: _ClassVar[int]
+    variant: str
+    players: int
+    blinds: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, variant: _Optional[str] = ..., players: _Optional[int] = ..., blinds: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class RakeRoom(_message.Message):
+    __slots__ = ("tables", "hands_per_hour")
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    HANDS_PER_HOUR_FIELD_NUMBER: _ClassVar[int]
+    tables: int
+    hands_per_hour: float
+    def __init__(self, tables: _Optional[int] = ..., hands_per_hour: _Optional[float] = ...) -> None: ...
+
+class RakePolicySpec(_message.Message):
+    __slots__ = ("name", "percent", "caps", "no_flop_no_drop", "unit", "rounding", "increment", "per_increment", "drop", "time")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PERCENT_FIELD_NUMBER: _ClassVar[int]
+    CAPS_FIELD_NUMBER: _ClassVar[int]
+    NO_FLOP_NO_DROP_FIELD_NUMBER: _ClassVar[int]
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    ROUNDING_FIELD_NUMBER: _ClassVar[int]
+    INCREMENT_FIELD_NUMBER: _ClassVar[int]
+    PER_INCREMENT_FIELD_NUMBER: _ClassVar[int]
+    DROP_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    percent: float
+    caps: _containers.RepeatedCompositeFieldContainer[RakeCap]
+    no_flop_no_drop: bool
+    unit: int
+    rounding: str
+    increment: int
+    per_increment: int
+    drop: JackpotDropRule
+    time: int
+    def __init__(self, name: _Optional[str] = ..., percent: _Optional[float] = ..., caps: _Optional[_Iterable[_Union[RakeCap, _Mapping]]] = ..., no_flop_no_drop: _Optional[bool] = ..., unit: _Optional[int] = ..., rounding: _Optional[str] = ..., increment: _Optional[int] = ..., per_increment: _Optional[int] = ..., drop: _Optional[_Union[JackpotDropRule, _Mapping]] = ..., time: _Optional[int] = ...) -> None: ...
+
 class JobProgress(_message.Message):
     __slots__ = ("shards_done", "shards_total", "trials_done", "trials_total", "estimate")
     SHARDS_DONE_FIELD_NUMBER: _ClassVar[int]
@@ -170,30 +366,174 @@ class JobProgress(_message.Message):
     def __init__(self, shards_done: _Optional[int] = ..., shards_total: _Optional[int] = ..., trials_done: _Optional[int] = ..., trials_total: _Optional[int] = ..., estimate: _Optional[_Union[JobResult, _Mapping]] = ...) -> None: ...
 
 class JobResult(_message.Message):
-    __slots__ = ("bad_beat", "guts", "exhaustion")
+    __slots__ = ("bad_beat", "guts", "exhaustion", "rake")
     BAD_BEAT_FIELD_NUMBER: _ClassVar[int]
     GUTS_FIELD_NUMBER: _ClassVar[int]
     EXHAUSTION_FIELD_NUMBER: _ClassVar[int]
+    RAKE_FIELD_NUMBER: _ClassVar[int]
     bad_beat: BadBeatResult
     guts: GutsResult
     exhaustion: ExhaustionResult
-    def __init__(self, bad_beat: _Optional[_Union[BadBeatResult, _Mapping]] = ..., guts: _Optional[_Union[GutsResult, _Mapping]] = ..., exhaustion: _Optional[_Union[ExhaustionResult, _Mapping]] = ...) -> None: ...
+    rake: RakeResult
+    def __init__(self, bad_beat: _Optional[_Union[BadBeatResult, _Mapping]] = ..., guts: _Optional[_Union[GutsResult, _Mapping]] = ..., exhaustion: _Optional[_Union[ExhaustionResult, _Mapping]] = ..., rake: _Optional[_Union[RakeResult, _Mapping]] = ...) -> None: ...
 
 class BadBeatResult(_message.Message):
-    __slots__ = ("hands", "jackpot_hands", "frequency", "ci95_low", "ci95_high", "one_in")
+    __slots__ = ("hands", "jackpot_hands", "frequency", "ci95_low", "ci95_high", "one_in", "levels", "table", "policy")
     HANDS_FIELD_NUMBER: _ClassVar[int]
     JACKPOT_HANDS_FIELD_NUMBER: _ClassVar[int]
     FREQUENCY_FIELD_NUMBER: _ClassVar[int]
     CI95_LOW_FIELD_NUMBER: _ClassVar[int]
     CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
     ONE_IN_FIELD_NUMBER: _ClassVar[int]
+    LEVELS_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    POLICY_FIELD_NUMBER: _ClassVar[int]
     hands: int
     jackpot_hands: int
     frequency: float
     ci95_low: float
     ci95_high: float
     one_in: float
-    def __init__(self, hands: _Optional[int] = ..., jackpot_hands: _Optional[int] = ..., frequency: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ..., one_in: _Optional[float] = ...) -> None: ...
+    levels: _containers.RepeatedCompositeFieldContainer[BadBeatLevel]
+    table: BadBeatTable
+    policy: JackpotPolicyResult
+    def __init__(self, hands: _Optional[int] = ..., jackpot_hands: _Optional[int] = ..., frequency: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ..., one_in: _Optional[float] = ..., levels: _Optional[_Iterable[_Union[BadBeatLevel, _Mapping]]] = ..., table: _Optional[_Union[BadBeatTable, _Mapping]] = ..., policy: _Optional[_Union[JackpotPolicyResult, _Mapping]] = ...) -> None: ...
+
+class BadBeatLevel(_message.Message):
+    __slots__ = ("losing_hand", "jackpot_hands", "card_hands", "frequency", "ci95_low", "ci95_high")
+    LOSING_HAND_FIELD_NUMBER: _ClassVar[int]
+    JACKPOT_HANDS_FIELD_NUMBER: _ClassVar[int]
+    CARD_HANDS_FIELD_NUMBER: _ClassVar[int]
+    FREQUENCY_FIELD_NUMBER: _ClassVar[int]
+    CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    losing_hand: str
+    jackpot_hands: int
+    card_hands: int
+    frequency: float
+    ci95_low: float
+    ci95_high: float
+    def __init__(self, losing_hand: _Optional[str] = ..., jackpot_hands: _Optional[int] = ..., card_hands: _Optional[int] = ..., frequency: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ...) -> None: ...
+
+class BadBeatTable(_message.Message):
+    __slots__ = ("flop_share", "showdown_share", "no_showdown_share", "players_per_flop", "mean_pot_bb", "kinds", "rake_per_hand", "drop_per_hand", "conditions_met")
+    FLOP_SHARE_FIELD_NUMBER: _ClassVar[int]
+    SHOWDOWN_SHARE_FIELD_NUMBER: _ClassVar[int]
+    NO_SHOWDOWN_SHARE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_PER_FLOP_FIELD_NUMBER: _ClassVar[int]
+    MEAN_POT_BB_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    RAKE_PER_HAND_FIELD_NUMBER: _ClassVar[int]
+    DROP_PER_HAND_FIELD_NUMBER: _ClassVar[int]
+    CONDITIONS_MET_FIELD_NUMBER: _ClassVar[int]
+    flop_share: float
+    showdown_share: float
+    no_showdown_share: float
+    players_per_flop: float
+    mean_pot_bb: float
+    kinds: _containers.RepeatedCompositeFieldContainer[KindStats]
+    rake_per_hand: float
+    drop_per_hand: float
+    conditions_met: float
+    def __init__(self, flop_share: _Optional[float] = ..., showdown_share: _Optional[float] = ..., no_showdown_share: _Optional[float] = ..., players_per_flop: _Optional[float] = ..., mean_pot_bb: _Optional[float] = ..., kinds: _Optional[_Iterable[_Union[KindStats, _Mapping]]] = ..., rake_per_hand: _Optional[float] = ..., drop_per_hand: _Optional[float] = ..., conditions_met: _Optional[float] = ...) -> None: ...
+
+class KindStats(_message.Message):
+    __slots__ = ("name", "seats", "model", "vpip", "saw_flop", "went_to_showdown", "won")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    VPIP_FIELD_NUMBER: _ClassVar[int]
+    SAW_FLOP_FIELD_NUMBER: _ClassVar[int]
+    WENT_TO_SHOWDOWN_FIELD_NUMBER: _ClassVar[int]
+    WON_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seats: int
+    model: str
+    vpip: float
+    saw_flop: float
+    went_to_showdown: float
+    won: float
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., model: _Optional[str] = ..., vpip: _Optional[float] = ..., saw_flop: _Optional[float] = ..., went_to_showdown: _Optional[float] = ..., won: _Optional[float] = ...) -> None: ...
+
+class JackpotPolicyResult(_message.Message):
+    __slots__ = ("hit_frequency", "hit_frequency_ci95_low", "hit_frequency_ci95_high", "hands_between_hits", "hands_between_hits_ci95_low", "hands_between_hits_ci95_high", "hours_between_hits", "hours_between_hits_ci95_low", "hours_between_hits_ci95_high", "jackpot_mean", "jackpot_ci95_low", "jackpot_ci95_high", "jackpot_quantiles", "jackpot_histogram", "hit_levels", "drop_per_hand", "drop_per_hour", "returned_share", "kinds")
+    HIT_FREQUENCY_FIELD_NUMBER: _ClassVar[int]
+    HIT_FREQUENCY_CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    HIT_FREQUENCY_CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    HANDS_BETWEEN_HITS_FIELD_NUMBER: _ClassVar[int]
+    HANDS_BETWEEN_HITS_CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    HANDS_BETWEEN_HITS_CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    HOURS_BETWEEN_HITS_FIELD_NUMBER: _ClassVar[int]
+    HOURS_BETWEEN_HITS_CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    HOURS_BETWEEN_HITS_CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    JACKPOT_MEAN_FIELD_NUMBER: _ClassVar[int]
+    JACKPOT_CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    JACKPOT_CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    JACKPOT_QUANTILES_FIELD_NUMBER: _ClassVar[int]
+    JACKPOT_HISTOGRAM_FIELD_NUMBER: _ClassVar[int]
+    HIT_LEVELS_FIELD_NUMBER: _ClassVar[int]
+    DROP_PER_HAND_FIELD_NUMBER: _ClassVar[int]
+    DROP_PER_HOUR_FIELD_NUMBER: _ClassVar[int]
+    RETURNED_SHARE_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    hit_frequency: float
+    hit_frequency_ci95_low: float
+    hit_frequency_ci95_high: float
+    hands_between_hits: float
+    hands_between_hits_ci95_low: float
+    hands_between_hits_ci95_high: float
+    hours_between_hits: float
+    hours_between_hits_ci95_low: float
+    hours_between_hits_ci95_high: float
+    jackpot_mean: float
+    jackpot_ci95_low: float
+    jackpot_ci95_high: float
+    jackpot_quantiles: _containers.RepeatedCompositeFieldContainer[JackpotQuantile]
+    jackpot_histogram: _containers.RepeatedCompositeFieldContainer[JackpotBar]
+    hit_levels: _containers.RepeatedCompositeFieldContainer[JackpotHitLevel]
+    drop_per_hand: float
+    drop_per_hour: float
+    returned_share: float
+    kinds: _containers.RepeatedCompositeFieldContainer[JackpotKind]
+    def __init__(self, hit_frequency: _Optional[float] = ..., hit_frequency_ci95_low: _Optional[float] = ..., hit_frequency_ci95_high: _Optional[float] = ..., hands_between_hits: _Optional[float] = ..., hands_between_hits_ci95_low: _Optional[float] = ..., hands_between_hits_ci95_high: _Optional[float] = ..., hours_between_hits: _Optional[float] = ..., hours_between_hits_ci95_low: _Optional[float] = ..., hours_between_hits_ci95_high: _Optional[float] = ..., jackpot_mean: _Optional[float] = ..., jackpot_ci95_low: _Optional[float] = ..., jackpot_ci95_high: _Optional[float] = ..., jackpot_quantiles: _Optional[_Iterable[_Union[JackpotQuantile, _Mapping]]] = ..., jackpot_histogram: _Optional[_Iterable[_Union[JackpotBar, _Mapping]]] = ..., hit_levels: _Optional[_Iterable[_Union[JackpotHitLevel, _Mapping]]] = ..., drop_per_hand: _Optional[float] = ..., drop_per_hour: _Optional[float] = ..., returned_share: _Optional[float] = ..., kinds: _Optional[_Iterable[_Union[JackpotKind, _Mapping]]] = ...) -> None: ...
+
+class JackpotQuantile(_message.Message):
+    __slots__ = ("q", "value")
+    Q_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    q: float
+    value: float
+    def __init__(self, q: _Optional[float] = ..., value: _Optional[float] = ...) -> None: ...
+
+class JackpotBar(_message.Message):
+    __slots__ = ("low", "high", "share")
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    SHARE_FIELD_NUMBER: _ClassVar[int]
+    low: float
+    high: float
+    share: float
+    def __init__(self, low: _Optional[float] = ..., high: _Optional[float] = ..., share: _Optional[float] = ...) -> None: ...
+
+class JackpotHitLevel(_message.Message):
+    __slots__ = ("losing_hand", "share")
+    LOSING_HAND_FIELD_NUMBER: _ClassVar[int]
+    SHARE_FIELD_NUMBER: _ClassVar[int]
+    losing_hand: str
+    share: float
+    def __init__(self, losing_hand: _Optional[str] = ..., share: _Optional[float] = ...) -> None: ...
+
+class JackpotKind(_message.Message):
+    __slots__ = ("name", "received_bb100", "drop_paid_bb100", "net_bb100")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    RECEIVED_BB100_FIELD_NUMBER: _ClassVar[int]
+    DROP_PAID_BB100_FIELD_NUMBER: _ClassVar[int]
+    NET_BB100_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    received_bb100: float
+    drop_paid_bb100: float
+    net_bb100: float
+    def __init__(self, name: _Optional[str] = ..., received_bb100: _Optional[float] = ..., drop_paid_bb100: _Optional[float] = ..., net_bb100: _Optional[float] = ...) -> None: ...
 
 class GutsResult(_message.Message):
     __slots__ = ("sessions", "ended", "censored", "pot_limit_stopped", "deals_mean", "deals_median", "deals_p90", "deals_p99", "deals_max", "deals_histogram", "pot_by_deal", "largest_pot", "pot_over", "cap_hit_sessions", "cap_hits", "set_aside_total", "seats", "equilibrium")
@@ -340,6 +680,82 @@ class ExhaustionEvent(_message.Message):
     ci95_low: float
     ci95_high: float
     def __init__(self, event: _Optional[str] = ..., hands: _Optional[int] = ..., frequency: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ...) -> None: ...
+
+class RakeResult(_message.Message):
+    __slots__ = ("hands", "table", "policies")
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    POLICIES_FIELD_NUMBER: _ClassVar[int]
+    hands: int
+    table: TableStats
+    policies: _containers.RepeatedCompositeFieldContainer[RakePolicyResult]
+    def __init__(self, hands: _Optional[int] = ..., table: _Optional[_Union[TableStats, _Mapping]] = ..., policies: _Optional[_Iterable[_Union[RakePolicyResult, _Mapping]]] = ...) -> None: ...
+
+class TableStats(_message.Message):
+    __slots__ = ("flop_share", "showdown_share", "no_showdown_share", "players_per_flop", "mean_pot_bb", "kinds")
+    FLOP_SHARE_FIELD_NUMBER: _ClassVar[int]
+    SHOWDOWN_SHARE_FIELD_NUMBER: _ClassVar[int]
+    NO_SHOWDOWN_SHARE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_PER_FLOP_FIELD_NUMBER: _ClassVar[int]
+    MEAN_POT_BB_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    flop_share: float
+    showdown_share: float
+    no_showdown_share: float
+    players_per_flop: float
+    mean_pot_bb: float
+    kinds: _containers.RepeatedCompositeFieldContainer[KindStats]
+    def __init__(self, flop_share: _Optional[float] = ..., showdown_share: _Optional[float] = ..., no_showdown_share: _Optional[float] = ..., players_per_flop: _Optional[float] = ..., mean_pot_bb: _Optional[float] = ..., kinds: _Optional[_Iterable[_Union[KindStats, _Mapping]]] = ...) -> None: ...
+
+class RakePolicyResult(_message.Message):
+    __slots__ = ("name", "rule", "per_hand", "per_hand_ci95", "per_100_hands", "bb_per_100_per_player", "raked_share", "capped_share", "drop_per_hand", "drop_per_hour", "time_per_hand", "difference", "difference_ci95", "difference_unpaired_ci95", "kinds")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
+    PER_HAND_FIELD_NUMBER: _ClassVar[int]
+    PER_HAND_CI95_FIELD_NUMBER: _ClassVar[int]
+    PER_100_HANDS_FIELD_NUMBER: _ClassVar[int]
+    BB_PER_100_PER_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    RAKED_SHARE_FIELD_NUMBER: _ClassVar[int]
+    CAPPED_SHARE_FIELD_NUMBER: _ClassVar[int]
+    DROP_PER_HAND_FIELD_NUMBER: _ClassVar[int]
+    DROP_PER_HOUR_FIELD_NUMBER: _ClassVar[int]
+    TIME_PER_HAND_FIELD_NUMBER: _ClassVar[int]
+    DIFFERENCE_FIELD_NUMBER: _ClassVar[int]
+    DIFFERENCE_CI95_FIELD_NUMBER: _ClassVar[int]
+    DIFFERENCE_UNPAIRED_CI95_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    rule: str
+    per_hand: float
+    per_hand_ci95: float
+    per_100_hands: float
+    bb_per_100_per_player: float
+    raked_share: float
+    capped_share: float
+    drop_per_hand: float
+    drop_per_hour: float
+    time_per_hand: float
+    difference: float
+    difference_ci95: float
+    difference_unpaired_ci95: float
+    kinds: _containers.RepeatedCompositeFieldContainer[RakeKind]
+    def __init__(self, name: _Optional[str] = ..., rule: _Optional[str] = ..., per_hand: _Optional[float] = ..., per_hand_ci95: _Optional[float] = ..., per_100_hands: _Optional[float] = ..., bb_per_100_per_player: _Optional[float] = ..., raked_share: _Optional[float] = ..., capped_share: _Optional[float] = ..., drop_per_hand: _Optional[float] = ..., drop_per_hour: _Optional[float] = ..., time_per_hand: _Optional[float] = ..., difference: _Optional[float] = ..., difference_ci95: _Optional[float] = ..., difference_unpaired_ci95: _Optional[float] = ..., kinds: _Optional[_Iterable[_Union[RakeKind, _Mapping]]] = ...) -> None: ...
+
+class RakeKind(_message.Message):
+    __slots__ = ("name", "paid_bb100", "paid_bb100_ci95", "drop_bb100", "difference_bb100", "difference_bb100_ci95")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PAID_BB100_FIELD_NUMBER: _ClassVar[int]
+    PAID_BB100_CI95_FIELD_NUMBER: _ClassVar[int]
+    DROP_BB100_FIELD_NUMBER: _ClassVar[int]
+    DIFFERENCE_BB100_FIELD_NUMBER: _ClassVar[int]
+    DIFFERENCE_BB100_CI95_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    paid_bb100: float
+    paid_bb100_ci95: float
+    drop_bb100: float
+    difference_bb100: float
+    difference_bb100_ci95: float
+    def __init__(self, name: _Optional[str] = ..., paid_bb100: _Optional[float] = ..., paid_bb100_ci95: _Optional[float] = ..., drop_bb100: _Optional[float] = ..., difference_bb100: _Optional[float] = ..., difference_bb100_ci95: _Optional[float] = ...) -> None: ...
 
 class Job(_message.Message):
     __slots__ = ("id", "kind", "state", "spec", "progress", "result", "error", "create_time", "update_time")

@@ -1,0 +1,470 @@
+"""Cardroom economics for volume: one compiled loop that plays whole hold'em and Omaha hands
+with the player models of :mod:`simulations.models.players`, and settles each under several
+rake policies at once.
+
+The loop plays what the reference engine's :class:`~simulations.engine.hand.Hand` plays with
+the reference player (:mod:`simulations.models.table_reference`): the blinds, the hole cards
+one at a time from the dealer's left, the burns and the board, a betting round on each
+street, the uncalled bet handed back, the showdown, and the settlement — the rake and the
+jackpot drop taken before the award from the same compiled functions as the engine's
+(:mod:`simulations.engine.rake_rules`), the odd chips of a split pot by
+:mod:`simulations.engine.odd_chips`.  A test plays 100,000 hands both ways on the same decks
+and decisions and demands the same stacks, rake, drop and jackpot verdict.
+
+**The betting.**  Before the flop each seat plays its starting hand or not
+(:func:`~simulations.models.starting_hands.plays`); the first to play in turn raises to his
+opening size and every later seat that plays calls it; the others fold (the big blind wins
+the blinds when nobody plays).  On the flop, turn and river each seat still in continues or
+not (:func:`~simulations.models.players.continues`); the first in turn who continues bets
+his share of the pot (:func:`~simulations.models.players.bet_size`), those who continue
+call it and the others fold; a bet nobody calls is handed back and wins the pot.  When
+nobody continues the street is checked through.  Stacks are deep: nobody is ever all in.
+
+Randomness: each hand has its own 64-bit seed and a SplitMix64 stream laid out the same way
+every hand (:func:`hand_draws`): the cards dealt (a partial Fisher–Yates shuffle), the button,
+and one uniform per seat for each of the four rounds.  The stream is a counter, so the loop
+computes only the uniforms a decision reads (:func:`decision_draw`), and the reference
+player is handed the very same ones.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+from simulations.engine.odd_chips import ALL_TO_FIRST, winner_chips
+from simulations.engine.rake_rules import applicable_cap, drop_amount, house_take, rake_amount
+from simulations.models.players import bet_size, continues
+from simulations.models.splitmix import uniform, uniform_at
+from simulations.models.starting_hands import combo_of, plays
+from simulations.models.table_eval import (
+    HOLDEM,
+    board_key,
+    board_triples,
+    holdem_value,
+    omaha_pairs,
+    omaha_value_of,
+)
+from simulations.models.table_jackpot import ROLES, verdict
+
+DECK = 52
+ROUNDS = 4  # preflop, flop, turn, river: a uniform per seat each
+
+# The table's settings as one int64 array (indices).
+T_PLAYERS = 0
+T_VARIANT = 1  # table_eval.HOLDEM or OMAHA
+T_HOLE = 2  # hole cards per seat
+T_SMALL_BLIND = 3
+T_BIG_BLIND = 4
+T_JACKPOT = 5  # 1: judge the bad-beat jackpot
+T_SHOWDOWN_REQUIRED = 6  # 1: only hands shown down count; 0: every hand at the river
+T_MIN_PLAYERS = 7  # the jackpot's room conditions: players dealt in,
+T_FLOP_SEEN = 8  # the flop seen,
+T_MIN_POT = 9  # the pot (chips),
+T_RAKED_ONLY = 10  # the first policy's rake taken
+TABLE = 11
+
+# A rake policy as one int64 row (columns); caps come in their own rows.
+P_NO_FLOP_NO_DROP = 0
+P_NUMERATOR = 1
+P_DENOMINATOR = 2
+P_UNIT = 3
+P_ROUNDING = 4
+P_INCREMENT = 5
+P_PER_INCREMENT = 6
+P_DROP_AMOUNT = 7  # the jackpot drop beside the rake: fixed,
+P_DROP_NUMERATOR = 8  # or a percentage
+P_DROP_DENOMINATOR = 9
+P_DROP_CAP = 10  # -1: none
+P_DROP_THRESHOLD = 11  # -1: no drop
+POLICY = 12
+
+# Each hand's flags.
+FLOPPED = 1
+SHOWDOWN = 2
+CONDITIONS_MET = 4  # the jackpot's room conditions
+
+
+@nb.njit(cache=True, inline="always")
+def shuffle_into(
+    seed: np.uint64, cards: int, deck: npt.NDArray[np.int64], state: npt.NDArray[np.uint64]
+) -> None:
+    """``deck`` (52 cards) shuffled so that its first ``cards`` are a uniform random
+    sequence: a partial Fisher–Yates shuffle on the stream's first ``cards`` uniforms."""
+    state[0] = seed
+    for i in range(DECK):
+        deck[i] = i
+    for i in range(cards):
+        j = i + int(uniform(state) * (DECK - i))
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+@nb.njit(cache=True, inline="always")
+def dealt_cards(players: int, hole: int) -> int:
+    """The cards a hand takes off the deck: the hole cards, three burns and the board."""
+    return hole * players + 8
+
+
+@nb.njit(cache=True, inline="always")
+def decision_draw(seed: np.uint64, players: int, hole: int, street: int, seat: int) -> float:
+    """A seat's uniform for a round (0 the first betting round .. 3 the river)."""
+    return uniform_at(seed, dealt_cards(players, hole) + 1 + street * players + seat)
+
+
+@nb.njit(cache=True)
+def hand_draws(
+    seed: np.uint64,
+    players: int,
+    hole: int,
+    deck: npt.NDArray[np.int64],
+    uniforms: npt.NDArray[np.float64],
+) -> int:
+    """A hand's draws, as the loop makes them: the deck (:func:`shuffle_into`), the button
+    (returned), then ``uniforms[round, seat]`` for the four rounds."""
+    state = np.empty(1, dtype=np.uint64)
+    shuffle_into(seed, dealt_cards(players, hole), deck, state)
+    for r in range(ROUNDS):
+        for s in range(players):
+            uniforms[r, s] = decision_draw(seed, players, hole, r, s)
+    return int(uniform_at(seed, dealt_cards(players, hole)) * players)
+
+
+@nb.njit(cache=True, inline="always")
+def seat_cards(
+    deck: npt.NDArray[np.int64],
+    players: int,
+    hole: int,
+    button: int,
+    holes: npt.NDArray[np.int64],
+    board: npt.NDArray[np.int64],
+) -> None:
+    """Each seat's hole cards and the board as the dealer deals them from ``deck``: one card
+    at a time clockwise from the button's left, then burn and flop, burn and turn, burn and
+    river."""
+    for r in range(hole):
+        for j in range(players):
+            holes[(button + 1 + j) % players, r] = deck[r * players + j]
+    base = hole * players
+    board[0] = deck[base + 1]
+    board[1] = deck[base + 2]
+    board[2] = deck[base + 3]
+    board[3] = deck[base + 5]
+    board[4] = deck[base + 7]
+
+
+@nb.njit(cache=True, inline="always")
+def _value(
+    variant: int,
+    holes: npt.NDArray[np.int64],
+    s: int,
+    board: npt.NDArray[np.int64],
+    shown: int,
+    key: int,
+    pairs: npt.NDArray[np.int64],
+    triples: npt.NDArray[np.int64],
+    count: int,
+    card_keys: npt.NDArray[np.int64],
+    flush_values: npt.NDArray[np.int32],
+    row_offsets: npt.NDArray[np.int32],
+    rank_values: npt.NDArray[np.int32],
+    omaha_values: npt.NDArray[np.int32],
+) -> int:
+    """Seat ``s``'s best hand with ``shown`` board cards (hold'em: the board's summed keys
+    ``key``; Omaha: his two-card and the board's three-card choices)."""
+    if variant == HOLDEM:
+        return holdem_value(
+            holes, s, board, shown, key, card_keys, flush_values, row_offsets, rank_values
+        )
+    return omaha_value_of(pairs, s, triples, count, omaha_values, flush_values)
+
+
+@nb.njit(cache=True)
+def play_hands(
+    seeds: npt.NDArray[np.uint64],
+    table: npt.NDArray[np.int64],
+    vpip: npt.NDArray[np.float64],
+    floors: npt.NDArray[np.int64],
+    chance: npt.NDArray[np.float64],
+    bet: npt.NDArray[np.float64],
+    open_to: npt.NDArray[np.int64],
+    hand_class: npt.NDArray[np.uint16],
+    class_above: npt.NDArray[np.float64],
+    class_width: npt.NDArray[np.float64],
+    policies: npt.NDArray[np.int64],
+    cap_players: npt.NDArray[np.int64],
+    caps: npt.NDArray[np.int64],
+    levels: npt.NDArray[np.int64],
+    qualifier: npt.NDArray[np.int64],
+    card_keys: npt.NDArray[np.int64],
+    flush_values: npt.NDArray[np.int32],
+    row_offsets: npt.NDArray[np.int32],
+    rank_values: npt.NDArray[np.int32],
+    pair_class: npt.NDArray[np.int32],
+    triple_class: npt.NDArray[np.int32],
+    omaha_values: npt.NDArray[np.int32],
+    flags: npt.NDArray[np.int64],
+    button_of: npt.NDArray[np.int64],
+    masks: npt.NDArray[np.int64],
+    pots: npt.NDArray[np.int64],
+    contributed: npt.NDArray[np.int64],
+    rakes: npt.NDArray[np.int64],
+    drops: npt.NDArray[np.int64],
+    card_level: npt.NDArray[np.int64],
+    hit_level: npt.NDArray[np.int64],
+    roles: npt.NDArray[np.int64],
+) -> None:
+    """Play the hand of each seed.  Per hand: ``flags`` (FLOPPED, SHOWDOWN, CONDITIONS_MET),
+    the button, ``masks[i]`` the seats that played their starting hand, saw the flop, were
+    shown down and won the pot (columns 0..3), the pot after the uncalled bet came back,
+    each seat's chips in it, each policy's rake and drop, the strictest jackpot level hit by
+    the cards alone and with the room conditions met (-1: none), and the jackpot's roles at
+    each level (``roles[i, level, role]``, seat masks: written for the hands that hit, the
+    others' rows left as they were).
+
+    ``floors[seat, street]`` is the made hand a seat continues with on the flop, turn and
+    river; ``policies`` a row per rake policy, ``cap_players``/``caps`` its caps (rows
+    padded with players above any table); ``levels`` the jackpot's losing floors, strictest
+    first."""
+    n = table[T_PLAYERS]
+    variant = table[T_VARIANT]
+    hole = table[T_HOLE]
+    sb = table[T_SMALL_BLIND]
+    bb = table[T_BIG_BLIND]
+    judge = table[T_JACKPOT] == 1
+    showdown_required = table[T_SHOWDOWN_REQUIRED] == 1
+    n_policies = policies.shape[0]
+    n_levels = levels.shape[0]
+    deck = np.empty(DECK, dtype=np.int64)
+    state = np.empty(1, dtype=np.uint64)
+    holes = np.empty((n, hole), dtype=np.int64)
+    board = np.empty(5, dtype=np.int64)
+    live = np.empty(n, dtype=np.bool_)
+    going = np.empty(n, dtype=np.bool_)
+    values = np.zeros(n, dtype=np.int64)
+    valued = np.empty(n, dtype=np.int64)  # the street of each seat's value (-1: none)
+    contrib = np.empty(n, dtype=np.int64)
+    at_river = np.empty(n, dtype=np.int64)
+    level_roles = np.zeros((n_levels, ROLES), dtype=np.int64)
+    pairs = np.empty((n, 6, 3), dtype=np.int64)
+    triples = np.empty((10, 3), dtype=np.int64)
+    count_triples = 0
+    cap_of = np.empty(n_policies, dtype=np.int64)
+    for p in range(n_policies):
+        cap_of[p] = applicable_cap(n, cap_players[p], caps[p])
+    cards = dealt_cards(n, hole)
+    for i in range(seeds.shape[0]):
+        seed = seeds[i]
+        shuffle_into(seed, cards, deck, state)
+        button = int(uniform_at(seed, cards) * n)
+        seat_cards(deck, n, hole, button, holes, board)
+        button_of[i] = button
+        if n == 2:
+            small, big = button, (button + 1) % n
+        else:
+            small, big = (button + 1) % n, (button + 2) % n
+        for s in range(n):
+            live[s] = False
+            contrib[s] = 0
+            valued[s] = -1
+        contrib[small] = sb
+        contrib[big] = bb
+        # Preflop: the first to play raises to his opening size, later players call it.
+        played = 0
+        opener = -1
+        first = big + 1 if n > 2 else button
+        for k in range(n):
+            s = first + k
+            s = s - n if s >= n else s
+            if s == big and opener < 0:
+                live[s] = True  # folded round to the big blind, who wins the blinds
+                break
+            c = hand_class[combo_of(holes, s, hole)]
+            low = class_above[c]
+            if low < vpip[s] and (
+                low + class_width[c] <= vpip[s]
+                or plays(low, class_width[c], decision_draw(seed, n, hole, 0, s), vpip[s])
+            ):
+                played |= 1 << s
+                live[s] = True
+                if opener < 0:
+                    opener = s
+                contrib[s] = open_to[opener]
+        count = 0
+        for s in range(n):
+            count += live[s]
+        flopped = count >= 2
+        saw_flop = 0
+        river_count = 0
+        if flopped:
+            for s in range(n):
+                if live[s]:
+                    saw_flop |= 1 << s
+                    if variant != HOLDEM:
+                        omaha_pairs(holes, s, pair_class, pairs)
+            for street in range(3):
+                shown = 3 + street
+                key = 0
+                if variant == HOLDEM:
+                    key = board_key(board, shown, card_keys)
+                else:
+                    count_triples = board_triples(board, shown, triple_class, triples)
+                pot = 0
+                for s in range(n):
+                    pot += contrib[s]
+                bettor = -1
+                for k in range(n):  # in turn from the button's left
+                    s = button + 1 + k
+                    s = s - n if s >= n else s
+                    going[s] = False
+                    if not live[s]:
+                        continue
+                    floor = floors[s, street]
+                    if floor >= 0 or (street == 2 and judge):
+                        values[s] = _value(
+                            variant, holes, s, board, shown, key, pairs, triples,
+                            count_triples, card_keys, flush_values, row_offsets, rank_values,
+                            omaha_values,
+                        )  # fmt: skip
+                        valued[s] = street
+                    going[s] = (floor >= 0 and values[s] >= floor) or (
+                        chance[s] > 0.0
+                        and continues(
+                            values[s], floor, decision_draw(seed, n, hole, 1 + street, s), chance[s]
+                        )
+                    )
+                    if going[s] and bettor < 0:
+                        bettor = s
+                if street == 2:
+                    for s in range(n):
+                        if live[s]:
+                            at_river[river_count] = s
+                            river_count += 1
+                if bettor < 0:
+                    continue  # checked through
+                amount = bet_size(pot, bet[bettor], bb)
+                callers = 0
+                for s in range(n):
+                    if live[s] and s != bettor:
+                        if going[s]:
+                            contrib[s] += amount
+                            callers += 1
+                        else:
+                            live[s] = False
+                if callers > 0:
+                    contrib[bettor] += amount
+                count = callers + 1
+                if count == 1:
+                    break
+        # The uncalled bet comes back: the most put in over the next most.
+        top = -1
+        top_seat = -1
+        second = -1
+        for s in range(n):
+            c = contrib[s]
+            if c > top:
+                second = top
+                top = c
+                top_seat = s
+            elif c > second:
+                second = c
+        if top > second:
+            contrib[top_seat] = second
+        pot = 0
+        for s in range(n):
+            pot += contrib[s]
+            contributed[i, s] = contrib[s]
+        showdown = count >= 2
+        winners = 0
+        shown_mask = 0
+        if showdown:
+            best = -1
+            key = 0
+            if variant == HOLDEM:
+                key = board_key(board, 5, card_keys)
+            else:
+                count_triples = board_triples(board, 5, triple_class, triples)
+            for s in range(n):
+                if live[s]:
+                    shown_mask |= 1 << s
+                    if valued[s] != 2:
+                        values[s] = _value(
+                            variant, holes, s, board, 5, key, pairs, triples, count_triples,
+                            card_keys, flush_values, row_offsets, rank_values, omaha_values,
+                        )  # fmt: skip
+                    if values[s] > best:
+                        best = values[s]
+            for s in range(n):
+                if live[s] and values[s] == best:
+                    winners |= 1 << s
+        else:
+            for s in range(n):
+                if live[s]:
+                    winners = 1 << s
+        masks[i, 0] = played
+        masks[i, 1] = saw_flop
+        masks[i, 2] = shown_mask
+        masks[i, 3] = winners
+        pots[i] = pot
+        for p in range(n_policies):
+            row = policies[p]
+            rake = rake_amount(
+                pot, n, flopped, row[P_NO_FLOP_NO_DROP] == 1, row[P_NUMERATOR],
+                row[P_DENOMINATOR], row[P_UNIT], row[P_ROUNDING], row[P_INCREMENT],
+                row[P_PER_INCREMENT], cap_of[p],
+            )  # fmt: skip
+            drop = 0
+            if row[P_DROP_THRESHOLD] >= 0:
+                drop = drop_amount(
+                    pot, flopped, row[P_DROP_AMOUNT], row[P_DROP_NUMERATOR],
+                    row[P_DROP_DENOMINATOR], row[P_DROP_CAP], row[P_DROP_THRESHOLD],
+                )  # fmt: skip
+            rakes[i, p], drops[i, p] = house_take(pot, rake, drop)
+        flag = (FLOPPED if flopped else 0) | (SHOWDOWN if showdown else 0)
+        found = -1
+        if judge and river_count >= 2 and (showdown or not showdown_required):
+            if showdown_required:
+                river_count = 0
+                for s in range(n):
+                    if live[s]:
+                        at_river[river_count] = s
+                        river_count += 1
+            found = verdict(
+                holes, board, at_river, river_count, values, levels, qualifier, pair_class,
+                triple_class, omaha_values, flush_values, level_roles,
+            )  # fmt: skip
+            if found >= 0:
+                for level in range(n_levels):
+                    for role in range(ROLES):
+                        roles[i, level, role] = level_roles[level, role]
+        card_level[i] = found
+        met = (
+            n >= table[T_MIN_PLAYERS]
+            and (flopped or table[T_FLOP_SEEN] == 0)
+            and pot >= table[T_MIN_POT]
+            and (table[T_RAKED_ONLY] == 0 or (n_policies > 0 and rakes[i, 0] > 0))
+        )
+        hit_level[i] = found if met else -1
+        if met:
+            flag |= CONDITIONS_MET
+        flags[i] = flag
+
+
+@nb.njit(cache=True)
+def awards(
+    amount: int, winners: int, button: int, players: int, out: npt.NDArray[np.int64]
+) -> None:
+    """``out[seat]``: each winner's part of ``amount`` (the seats of the mask ``winners``
+    share it, odd chips to the first clockwise from the button, as the engine splits a pot);
+    0 for the others."""
+    count = 0
+    for s in range(players):
+        out[s] = 0
+        if winners >> s & 1:
+            count += 1
+    rank = 0
+    for k in range(players):
+        s = (button + 1 + k) % players
+        if winners >> s & 1:
+            out[s] = winner_chips(amount, count, rank, ALL_TO_FIRST)
+            rank += 1

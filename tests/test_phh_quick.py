@@ -23,7 +23,7 @@ from simulations.engine.variants import POKER_VARIANTS
 from simulations.phh.batch import replay_files
 from simulations.phh.fast import KernelGames, replay_covered
 from simulations.phh.model import PhhHand
-from simulations.phh.options import Engine, ReplayOptions
+from simulations.phh.options import Engine, HeadsUpBlinds, ReplayOptions
 from simulations.phh.quick import replay_quick
 from simulations.phh.read import read_file
 from simulations.phh.record import hand_history
@@ -244,10 +244,11 @@ def test_hands_the_scan_leaves_are_played_in_one_call_too(tmp_path: Path) -> Non
 
 
 def _full_layout(
-    variant: str, stakes: HandStakes, players: int
+    variant: str, stakes: HandStakes, players: int, first_by_p1: bool
 ) -> tuple[ReplayRules, tuple[tuple[int, int], ...]] | None:
     """The kernel's rules of the game laid out in full for ``stakes``, and its straddles,
-    or None where the kernel does not play it."""
+    or None where the kernel does not play it; heads-up with equal blinds, the blinds left
+    of the button where p1 acts first (a big-blind ante then aside)."""
     base = POKER_VARIANTS[variant].game()
     try:
         game, straddles, notes = lay_game(base, stakes, players, False, ReplayOptions())
@@ -257,8 +258,10 @@ def _full_layout(
     blinds = game.forced.blinds
     if notes or len(blinds) > players:
         return None
-    if players == 2 and len(blinds) == 2 and blinds[0] == blinds[1]:
-        return None
+    if players == 2 and len(blinds) == 2 and blinds[0] == blinds[1] and first_by_p1:
+        if game.forced.big_blind_ante:
+            return None
+        rules = replace(rules, heads_up_blinds_left=True)
     return rules, straddles
 
 
@@ -290,10 +293,62 @@ def test_each_stakes_gets_the_rules_a_full_layout_gives(variant: str) -> None:
         else:
             sizes = {"min_bet": chooser.choice([big, 2 * big])}
         stakes = HandStakes(antes=tuple(antes), blinds_or_straddles=tuple(blinds), **sizes)
-        row = games.row((variant, stakes, players), variant, stakes, players)
-        expected = _full_layout(variant, stakes, players)
+        first_by_p1 = chooser.random() < 0.5
+        key = (variant, stakes, players, first_by_p1)
+        row = games.row(key, variant, stakes, players, first_by_p1)
+        expected = _full_layout(variant, stakes, players, first_by_p1)
         assert (row >= 0) == (expected is not None), stakes
         if expected is not None:
             assert (games.games[row].rules, games.games[row].straddles) == expected, stakes
         seen[expected is not None] += 1
     assert seen[True] > 100 and seen[False] > 15
+    assert any(game.rules.heads_up_blinds_left for game in games.games)
+
+
+# Heads-up with equal blinds: p1 raises first (the button's blind taken as the big one, the
+# other player first in every round), or p2, on the button, does (the texts' order).
+_HEADS_UP = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [50, 50]
+min_bet = 50
+starting_stacks = [1000, 1200]
+actions = ['d dh p1 6s8h', 'd dh p2 Ah8s', '{first} cbr 150', '{second} cc', 'd db JcQh3s', \
+'p1 cc', 'p2 cbr 200', 'p1 cc', 'd db 2d', 'p1 cc', 'p2 cc', 'd db Qs', 'p1 cc', 'p2 cc', \
+'p1 sm 6s8h', 'p2 sm Ah8s']
+finishing_stacks = [650, 1550]
+"""
+
+
+@pytest.mark.parametrize("blinds", list(HeadsUpBlinds))
+def test_heads_up_with_equal_blinds_by_the_kernel(tmp_path: Path, blinds: HeadsUpBlinds) -> None:
+    """Heads-up hands with equal blinds, p1 or p2 first: read by the scan and by the Python
+    reader, the kernel takes those whose first turn the options' blinds give to the player
+    the history has act first (with the reference engine's note where it took the button's
+    blind as the big one), and every report is the reference engine's."""
+    p1_first = _HEADS_UP.format(first="p1", second="p2")
+    p2_first = _HEADS_UP.format(first="p2", second="p1")
+    singles = [*_files(tmp_path, p1_first)]
+    for name in "def":
+        singles.append(tmp_path / f"{name}.phh")
+        singles[-1].write_text(p2_first)
+    several = tmp_path / "both.phhs"
+    several.write_text("".join(f"[{n}]\n{(p1_first, p2_first)[n % 2]}\n" for n in range(6)))
+    event = tmp_path / "event.phhs"  # a field of the writer's own: the Python reader's
+    event.write_text(f"[1]\n{p1_first}event = 'x'\n[2]\n{p2_first}event = 'x'\n")
+    paths = [*singles, several, event]
+    options = ReplayOptions(heads_up_blinds=blinds)
+    reference = replay_files(paths, replace(options, engine=Engine.REFERENCE))
+    auto = replay_files(paths, options)
+    assert _summary(reference) == _summary(auto)
+    passed = [r for report in reference for r in report.results if r.passed]
+    settled = replay_quick(paths, options)
+    by_kernel = [r for file in settled.values() for r in file.results if r is not None]
+    covered = replay_covered([read_file(event)], options)
+    noted = [r for r in passed if r.notes]
+    if blinds is HeadsUpBlinds.AUTO:
+        assert len(passed) == 14 and len(noted) == 7
+        assert all(r.notes[0].startswith("heads-up blinds: ") for r in noted)
+        assert len(by_kernel) == 12 and len(covered) == 2
+    else:
+        assert len(passed) == 7 and not noted  # the others' first line is out of turn
+        assert len(by_kernel) == 6 and len(covered) == 1

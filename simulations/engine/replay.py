@@ -385,6 +385,9 @@ class ReplayRules:
     big_blind_ante: int = 0
     big_blind_ante_first: bool = False
     straddles: StraddleRule = StraddleRule.NONE
+    # Heads-up with two blinds: posted left of the button as at a bigger table (the button
+    # posts the big one), as Hand's ``blind_seats`` places them for a history read so.
+    heads_up_blinds_left: bool = False
 
     @classmethod
     def from_game(cls, game: GameDefinition) -> ReplayRules:
@@ -469,6 +472,7 @@ def kernel_table(rules: Sequence[ReplayRules]) -> kernel.KernelRules:
         blinds,
         column([len(r.blinds) for r in rules]),
         column([r.first_blind_on_button for r in rules], np.bool_),
+        column([r.heads_up_blinds_left for r in rules], np.bool_),
         np.array([r.bet_sizes for r in rules], dtype=np.int64).reshape(len(rules), BETTING_ROUNDS),
         np.array([[low for low, _ in r.spreads] for r in rules], dtype=np.int64).reshape(
             len(rules), BETTING_ROUNDS

@@ -11,7 +11,9 @@ with the same rules (Rules 002_376df91f076a6501.txt):
   minimum raise; action starts left of the last, and its poster has the option;
 * 'Blinds' and 'When there are only two players': one to three blinds left of the button
   (the first on the button when the structure says so); heads-up with two blinds the button
-  posts the small one;
+  posts the small one, unless the game's row says the blinds are posted left of the button
+  as at a bigger table (a history whose equal blinds are read so: the button posts the big
+  one and the other player acts first in every round);
 * 'Procedure': action starts left of the last blind before the flop and left of the button
   after; the big blind's option; a check cannot answer a bet;
 * 'Limits': fixed, spread, pot (blinds as posted or each smaller blind counted as a big one
@@ -59,6 +61,7 @@ class KernelRules(NamedTuple):
     blinds: npt.NDArray[np.int64]  # (rows, widest): each row's first ``blind_count`` entries
     blind_count: npt.NDArray[np.int64]
     first_blind_on_button: npt.NDArray[np.bool_]
+    heads_up_blinds_left: npt.NDArray[np.bool_]  # heads-up, two blinds posted left of the button
     bet_sizes: npt.NDArray[np.int64]  # (rows, betting rounds)
     spread_low: npt.NDArray[np.int64]  # (rows, betting rounds)
     spread_high: npt.NDArray[np.int64]
@@ -136,10 +139,13 @@ DETAIL_WIDTH = 3
 
 
 @nb.njit(cache=True)
-def _blind_seat(j: int, n: int, n_blinds: int, button: int, first_on_button: bool) -> int:
+def _blind_seat(
+    j: int, n: int, n_blinds: int, button: int, first_on_button: bool, heads_up_left: bool
+) -> int:
     """The seat posting blind ``j``: heads-up with two blinds the button posts the small
-    one; with three, the first may go on the button; otherwise left of the button."""
-    if n == 2 and n_blinds == 2:
+    one (unless ``heads_up_left``: left of the button, as at a bigger table); with three,
+    the first may go on the button; otherwise left of the button."""
+    if n == 2 and n_blinds == 2 and not heads_up_left:
         return button if j == 0 else (button + 1) % 2
     if first_on_button:
         return (button + j) % n
@@ -414,6 +420,7 @@ def _play_hand(
     ante = int(rules.ante[row])
     blinds = rules.blinds[row, : rules.blind_count[row]]
     first_blind_on_button = bool(rules.first_blind_on_button[row])
+    heads_up_left = bool(rules.heads_up_blinds_left[row])
     bet_sizes = rules.bet_sizes[row]
     spread_low = rules.spread_low[row]
     spread_high = rules.spread_high[row]
@@ -451,12 +458,14 @@ def _play_hand(
     start = button + 1
     posted = 0  # the seats that posted a blind or a straddle
     if n_blinds > 0:
-        big_blind_seat = _blind_seat(n_blinds - 1, n, n_blinds, button, first_blind_on_button)
+        big_blind_seat = _blind_seat(
+            n_blinds - 1, n, n_blinds, button, first_blind_on_button, heads_up_left
+        )
         # The big-blind ante: the table's ante in one, dead money, before or after the blind.
         if big_blind_ante > 0 and big_blind_ante_first:
             pot += _post_dead(big_blind_seat, big_blind_ante, stack, contributed, dead)
         for j in range(n_blinds):
-            s = _blind_seat(j, n, n_blinds, button, first_blind_on_button)
+            s = _blind_seat(j, n, n_blinds, button, first_blind_on_button, heads_up_left)
             a = min(blinds[j], stack[s])
             stack[s] -= a
             contributed[s] += a
@@ -473,7 +482,9 @@ def _play_hand(
         bets_made = 1 if to_match >= bet_sizes[0] else 0
         if limit == LIMIT_POT and small_blind_as_big:
             for j in range(n_blinds - 1):
-                credited |= 1 << _blind_seat(j, n, n_blinds, button, first_blind_on_button)
+                credited |= 1 << _blind_seat(
+                    j, n, n_blinds, button, first_blind_on_button, heads_up_left
+                )
     # Straddles: each a live blind raise, at least a minimum raise, from the seat the rule
     # names; action starts left of the last (Hand: posting straddles).
     previous = big_blind_seat
@@ -602,7 +613,9 @@ def _play_hand(
             bonus = 0
             if credited:
                 for j in range(n_blinds - 1):
-                    b_seat = _blind_seat(j, n, n_blinds, button, first_blind_on_button)
+                    b_seat = _blind_seat(
+                        j, n, n_blinds, button, first_blind_on_button, heads_up_left
+                    )
                     if b_seat != s and (credited >> b_seat) & 1:
                         bonus += blinds[n_blinds - 1] - blinds[j]
             allowed, b_low, b_high = _raise_bounds(

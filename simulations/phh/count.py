@@ -94,6 +94,7 @@ def count_actions(
     antes: npt.NDArray[np.int64],
     blinds: npt.NDArray[np.int64],
     blind_counts: npt.NDArray[np.int64],
+    blinds_left: npt.NDArray[np.bool_],
     big_blind_antes: npt.NDArray[np.int64],
     big_blind_antes_first: npt.NDArray[np.bool_],
     straddle_seats: npt.NDArray[np.int8],
@@ -106,7 +107,8 @@ def count_actions(
     seats: npt.NDArray[np.int64],
 ) -> int:
     """The kernel's actions of hands ``rows[i]`` (each of ``players[rows[i]]``, posting the
-    ante, blinds, big-blind ante and straddles of game ``games[i]``) into ``kinds``/``totals``,
+    ante, blinds, big-blind ante and straddles of game ``games[i]``, heads-up blinds left of
+    the button where ``blinds_left`` says so for the game) into ``kinds``/``totals``,
     with the seat of each into ``seats``, from ``offsets[i]``, and each player's chips put in
     (the uncalled bet returned) into ``put[i]``; ``encoded[i]`` False where the count meets
     what the reference engine would note but the kernel cannot.  The number of actions
@@ -135,12 +137,13 @@ def count_actions(
                 paid = min(ante, stacks[s])
                 stacks[s] -= paid
                 put[i, s] += paid
-        big_blind = 0 if n == 2 and n_blinds == 2 else n_blinds - 1
+        swapped = n == 2 and n_blinds == 2 and not blinds_left[g]
+        big_blind = 0 if swapped else n_blinds - 1
         for step in range(3):
             if step == 1:
                 for j in range(min(n_blinds, n)):
                     s = j
-                    if n == 2 and n_blinds == 2:
+                    if swapped:
                         s = 1 - j  # heads-up the button (p2) posts the small blind
                     paid = min(blinds[g, j], stacks[s])
                     stacks[s] -= paid

@@ -13,20 +13,22 @@ bet stands).  Every game laid out is a row of the kernel's rules (:class:`Kernel
 that the hands of every stakes are played in one call.
 
 Hands where that reading meets something the reference engine would note but the kernel
-cannot (a check asked of a player nobody could answer, heads-up with equal blinds) are left
-to the reference engine, so that the notes are the same either way; a short all-in, which
-the kernel reports with the full bet it fell below, is noted as the reference engine notes
-it.  A hand the kernel plays is reported as passed only when it completes, each player's
-chips put in (the uncalled bet returned) are those the count found, which ties every action
-to its player, and its final stacks are the history's finishing stacks; every other hand is
-replayed by the reference engine, whose verdict is the one reported.
+cannot (a check asked of a player nobody could answer) are left to the reference engine, so
+that the notes are the same either way; a short all-in, which the kernel reports with the
+full bet it fell below, is noted as the reference engine notes it, and so is a heads-up
+hand with equal blinds whose button's blind is taken as the big one (a game row of its
+own, the blinds posted left of the button).  A hand the kernel plays is reported as passed
+only when it completes, each player's chips put in (the uncalled bet returned) are those the
+count found, which ties every action to its player, and its final stacks are the history's
+finishing stacks; every other hand is replayed by the reference engine, whose verdict is the
+one reported.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -37,26 +39,43 @@ from simulations.engine.game import GameDefinition
 from simulations.engine.pots import OddChipRule, uncalled_bet
 from simulations.engine.replay import ReplayBatch, ReplayRules, replay_games
 from simulations.engine.variants import POKER_VARIANTS
-from simulations.phh.lines import BET_OR_RAISE, CHECK_OR_CALL, DEAL_BOARD, DEAL_HOLE, FOLD, SHOW
+from simulations.phh.lines import (
+    BET_OR_RAISE,
+    BRING_IN,
+    CHECK_OR_CALL,
+    DEAL_BOARD,
+    DEAL_HOLE,
+    FOLD,
+    SHOW,
+)
 from simulations.phh.model import PhhHand
 from simulations.phh.options import ReplayOptions
 from simulations.phh.read import ReadFile, required_stakes
-from simulations.phh.replay import hand_stakes, has_fractions, lay_game, short_all_in_note
+from simulations.phh.replay import (
+    button_acts_last,
+    hand_stakes,
+    has_fractions,
+    lay_game,
+    short_all_in_note,
+)
 from simulations.phh.stakes import HandStakes, stakes_parts
 from simulations.verify.results import Outcome, ScenarioResult
 
 _BOARD_STREETS = (3, 1, 1)  # flop, turn, river
+_BETTING = frozenset({FOLD, CHECK_OR_CALL, BET_OR_RAISE, BRING_IN})  # a player's turn taken
 
 
 @dataclass(frozen=True)
 class KernelGame:
     """The kernel's rules for a hand's game, its straddles as (seat, total), and the game
     laid out for the first hand of its kind (variant, table size and forced bets' form):
-    its rules name the notes."""
+    its rules name the notes; ``notes``: those the reference engine takes for every hand
+    of the row (the button's blind taken as the big one, heads-up)."""
 
     game: GameDefinition
     rules: ReplayRules
     straddles: tuple[tuple[int, int], ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 class KernelGames:
@@ -84,17 +103,26 @@ class KernelGames:
         """The row laid out for ``key`` (-1: not the kernel's), None if not laid out yet."""
         return self._rows.get(key)
 
-    def row(self, key: Hashable, variant: str, stakes: HandStakes, players: int) -> int:
+    def row(
+        self,
+        key: Hashable,
+        variant: str,
+        stakes: HandStakes,
+        players: int,
+        first_by_p1: bool = False,
+    ) -> int:
         """The row of ``variant``'s game laid out with ``stakes`` for ``players`` (whole
         chips in the finishing stacks), or -1 where the kernel does not play it; ``key``
-        names those three as the caller reads them (the scan's bytes, say), and a game is
-        laid out once however its hands were read."""
+        names those three and ``first_by_p1`` as the caller reads them (the scan's bytes,
+        say), and a game is laid out once however its hands were read.  ``first_by_p1``:
+        the hand's first action is ``p1``'s, which heads-up with equal blinds may say whose
+        blind is the big one (:func:`~simulations.phh.replay.button_acts_last`)."""
         found = self._rows.get(key)
         if found is None:
-            same = (variant, stakes, players)
+            same = (variant, stakes, players, first_by_p1)
             found = self._rows.get(same)
             if found is None:
-                found = self._rows[same] = self._row(variant, stakes, players)
+                found = self._rows[same] = self._row(variant, stakes, players, first_by_p1)
             self._rows[key] = found
         return found
 
@@ -126,7 +154,7 @@ class KernelGames:
             self._bases[variant] = base
         return self._bases[variant]
 
-    def _row(self, variant: str, stakes: HandStakes, players: int) -> int:
+    def _row(self, variant: str, stakes: HandStakes, players: int, first_by_p1: bool) -> int:
         base = self._base(variant)
         if base is None:
             return -1
@@ -148,8 +176,19 @@ class KernelGames:
             return -1  # stakes the engine cannot lay out: the reference engine names them
         forced = laid.forced
         blinds = forced.blinds
+        left = False
+        notes: tuple[str, ...] = ()
         if players == 2 and len(blinds) == 2 and blinds[0] == blinds[1]:
-            return -1  # whose blind is the big one is the reference engine's note to make
+            # Whose blind is the big one: the button's, posted left of the button as at a
+            # bigger table, where the options or the history say so.
+            left, notes = button_acts_last(self.options, first_by_p1)
+            if left != first_by_p1:
+                # The options' blinds give the first turn to the other player: the kernel
+                # plays a hand's actions in its own order, so the reference engine names
+                # the line out of turn.
+                return -1
+            if left and forced.big_blind_ante:
+                return -1  # a big-blind ante on p1, the small blind: the reference engine's
         form = (
             variant,
             laid.straddle_rule,
@@ -169,7 +208,7 @@ class KernelGames:
         low, high = max(game.min_players, len(blinds), 2), min(game.max_players, kernel.MAX_SEATS)
         if not low <= players <= high:
             return -1
-        same = (form, forced, laid.stakes, laid.straddles)
+        same = (form, forced, laid.stakes, laid.straddles, left, notes)
         row = self._laid.get(same)
         if row is None:
             try:
@@ -178,8 +217,10 @@ class KernelGames:
                 rules = None
             row = -1
             if rules is not None:
+                if left:
+                    rules = replace(rules, heads_up_blinds_left=True)
                 row = len(self.games)
-                self.games.append(KernelGame(game, rules, laid.straddles))
+                self.games.append(KernelGame(game, rules, laid.straddles, notes))
             self._laid[same] = row
         return row
 
@@ -205,9 +246,12 @@ def kernel_row(hand: PhhHand, games: KernelGames) -> int:
     if hand.finishing_stacks is None or has_fractions(hand.finishing_stacks):
         return -1
     stakes = hand_stakes(hand)
-    return games.row(
-        (hand.variant, stakes, hand.player_count), hand.variant, stakes, hand.player_count
-    )
+    n = hand.player_count
+    first_by_p1 = False
+    if n == 2 and hand.lines is not None:
+        first = next((line for line in hand.lines if line.verb in _BETTING), None)
+        first_by_p1 = first is not None and first.seat == 0
+    return games.row((hand.variant, stakes, n, first_by_p1), hand.variant, stakes, n, first_by_p1)
 
 
 def straddle_arrays(
@@ -305,7 +349,8 @@ def _actions(
             stacks[seat] -= paid
             put[seat] += paid
     blinds = rules.blinds
-    posters = [1, 0] if n == 2 and len(blinds) == 2 else list(range(len(blinds)))
+    swapped = n == 2 and len(blinds) == 2 and not rules.heads_up_blinds_left
+    posters = [1, 0] if swapped else list(range(len(blinds)))
     for step in range(3):
         if step == 1:
             for seat, blind in zip(posters, blinds, strict=False):
@@ -446,11 +491,9 @@ def _play(batch: _Batch, games: KernelGames) -> dict[tuple[int, int], ScenarioRe
         if final[row][:n] != list(hand.finishing_stacks):
             continue
         start, stop = batch.offsets[row], batch.offsets[row + 1]
-        notes = short_notes(
-            games.games[batch.rows[row]].game,
-            short_of[start:stop],
-            batch.seats[start:stop],
-            batch.totals[start:stop],
+        game = games.games[batch.rows[row]]
+        notes = game.notes + short_notes(
+            game.game, short_of[start:stop], batch.seats[start:stop], batch.totals[start:stop]
         )
         done[(number, index)] = ScenarioResult(
             file=hand.source, name=hand.name, outcome=Outcome.PASSED, seconds=each, notes=notes

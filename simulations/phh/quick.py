@@ -127,12 +127,14 @@ def _kernel_rows(
     read = np.flatnonzero(found.ok)
     if not len(read):
         return read, read
+    first_by_p1 = _first_by_p1(found, read)
     stakes = np.concatenate(
         (
             found.players[read, None],
             found.numbers[read],
             found.arrays[read, scan.ROW_ANTES],
             found.arrays[read, scan.ROW_BLINDS],
+            first_by_p1[:, None],
         ),
         axis=1,
     )
@@ -140,6 +142,7 @@ def _kernel_rows(
     raw = stakes.tobytes()
     spans: list[list[int]] = found.variant[read].tolist()
     numbers: list[int] = read.tolist()
+    firsts: list[bool] = first_by_p1.astype(np.bool_).tolist()
     # A hand of the stakes of the hand before it (a run of one-hand files of a session,
     # say) takes that hand's row without a look-up.
     again: list[bool] = [False, *np.all(stakes[1:] == stakes[:-1], axis=1).tolist()]
@@ -157,7 +160,9 @@ def _kernel_rows(
         known = games.known(key)
         if known is None:
             h = numbers[i]
-            known = games.row(key, variant.decode(), _stakes(found, h), int(found.players[h]))
+            known = games.row(
+                key, variant.decode(), _stakes(found, h), int(found.players[h]), firsts[i]
+            )
         row = known
         if row >= 0 and variant not in agreed:
             # The first hand of each variant is read by the Python reader too: if the two
@@ -167,6 +172,24 @@ def _kernel_rows(
             chosen[i] = row
     keep = chosen >= 0
     return read[keep], chosen[keep]
+
+
+def _first_by_p1(found: scan.Scanned, hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """1 where the first player's turn the history records (a fold, a check or call, a bet
+    or raise) in hand ``hands[i]`` is ``p1``'s, else 0: heads-up with equal blinds, whose
+    blind is the big one (:meth:`~simulations.phh.fast.KernelGames.row`)."""
+    used = int(found.line_offsets[int(hands.max()) + 1])
+    kinds = found.line_kinds[:used]
+    turns = np.flatnonzero(
+        (kinds == scan.LINE_FOLD) | (kinds == scan.LINE_CHECK_CALL) | (kinds == scan.LINE_BET_RAISE)
+    )
+    if not len(turns):
+        return np.zeros(len(hands), dtype=np.int64)
+    at = np.searchsorted(turns, found.line_offsets[hands])
+    line = turns[np.minimum(at, len(turns) - 1)]
+    inside = (at < len(turns)) & (line < found.line_offsets[hands + 1])
+    first: npt.NDArray[np.int64] = (inside & (found.line_seats[line] == 0)).astype(np.int64)
+    return first
 
 
 def _stakes(found: scan.Scanned, h: int) -> HandStakes:
@@ -243,6 +266,7 @@ def _play(
     big_blind_antes_first = np.array([r.big_blind_ante_first for r in rules], dtype=np.bool_)
     straddle_seats, straddle_totals = games.straddle_table()
     counts = np.array([len(r.blinds) for r in rules], dtype=np.int64)
+    blinds_left = np.array([r.heads_up_blinds_left for r in rules], dtype=np.bool_)
     blinds = np.zeros((len(rules), max(int(counts.max()), 1)), dtype=np.int64)
     for g, r in enumerate(rules):
         blinds[g, : len(r.blinds)] = r.blinds
@@ -257,7 +281,7 @@ def _play(
     count.count_actions(
         members, game_rows, found.players, found.arrays[:, scan.ROW_STARTING], lines,
         found.line_kinds, found.line_seats, found.line_amounts, antes, blinds, counts,
-        big_blind_antes, big_blind_antes_first, straddle_seats, straddle_totals,
+        blinds_left, big_blind_antes, big_blind_antes_first, straddle_seats, straddle_totals,
         encoded, put, offsets, kinds, totals, seats_of,
     )  # fmt: skip
     chosen = np.flatnonzero(encoded)
@@ -306,18 +330,21 @@ def _play(
     noted[hand_of_action[short > 0]] = True
     chosen_rows: list[int] = game_rows[chosen].tolist()
     action_offsets: list[int] = batch.action_offsets.tolist()
+    noted_hands: list[bool] = noted.tolist()
+    hands_of: list[int] = picked_members.tolist()
     passed: dict[int, tuple[str, ...]] = {}
     for i in np.flatnonzero(matched).tolist():
-        notes: tuple[str, ...] = ()
-        if noted[i]:
+        game = games.games[chosen_rows[i]]
+        notes = game.notes
+        if noted_hands[i]:
             a, b = action_offsets[i], action_offsets[i + 1]
-            notes = short_notes(
-                games.games[chosen_rows[i]].game,
+            notes += short_notes(
+                game.game,
                 short[a:b].tolist(),
                 seats_of[picked[a:b]].tolist(),
                 batch.action_totals[a:b].tolist(),
             )
-        passed[int(picked_members[i])] = notes
+        passed[hands_of[i]] = notes
     return passed
 
 

@@ -221,22 +221,28 @@ def _blind_seats(
     blinds = game.forced.blinds
     if hand.player_count != 2 or len(blinds) != 2 or blinds[0] != blinds[1]:
         return None, ()
+    first = next((line for line in lines if line.verb in _BETTING), None)
+    last, notes = button_acts_last(options, first is not None and first.seat == 0)
+    return (BlindSeats(small=(0,), big=(1,)) if last else None), notes
+
+
+HEADS_UP_NOTE = (
+    f"{HEADS_UP}: heads-up with equal blinds, p1 acts first in every round as the "
+    "history records: the button's blind was taken as the big blind (the rule "
+    "texts' button posts the small blind and acts first before the flop: "
+    "--heads-up-blinds button-acts-first)"
+)
+
+
+def button_acts_last(options: ReplayOptions, first_by_p1: bool) -> tuple[bool, tuple[str, ...]]:
+    """Heads-up with two equal blinds: whether the button's blind is taken as the big blind
+    (the other player then acts first in every round), and the note that takes; by the
+    options, or (``auto``) where the history's first action is ``p1``'s
+    (``first_by_p1``), noted."""
     choice = options.heads_up_blinds
     if choice is HeadsUpBlinds.AUTO:
-        first = next((line for line in lines if line.verb in _BETTING), None)
-        last = first is not None and first.seat == 0
-        choice = HeadsUpBlinds.BUTTON_ACTS_LAST if last else HeadsUpBlinds.BUTTON_ACTS_FIRST
-        if last:
-            note = (
-                f"{HEADS_UP}: heads-up with equal blinds, p1 acts first in every round as the "
-                "history records: the button's blind was taken as the big blind (the rule "
-                "texts' button posts the small blind and acts first before the flop: "
-                "--heads-up-blinds button-acts-first)"
-            )
-            return BlindSeats(small=(0,), big=(1,)), (note,)
-    if choice is HeadsUpBlinds.BUTTON_ACTS_LAST:
-        return BlindSeats(small=(0,), big=(1,)), ()
-    return None, ()
+        return (True, (HEADS_UP_NOTE,)) if first_by_p1 else (False, ())
+    return choice is HeadsUpBlinds.BUTTON_ACTS_LAST, ()
 
 
 def _deck(

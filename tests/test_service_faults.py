@@ -407,3 +407,45 @@ def _postmaster_start(url: str) -> object:
         row = db.execute("SELECT pg_postmaster_start_time()").fetchone()
     assert row is not None
     return row[0]
+
+
+def _cut_connections(url: str) -> int:
+    """End every other connection to the database, as a restarting PostgreSQL does."""
+    with psycopg.connect(url, autocommit=True) as db:
+        row = db.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE pid <> pg_backend_pid() AND datname = current_database()"
+            " AND backend_type = 'client backend'"
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_a_cut_connection_is_made_again_or_the_store_is_unavailable(
+    postgres: PostgresServer,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The store's connection cut under it: the next call reconnects and succeeds; a
+    database that does not come back within the bound is StoreUnavailable, saying so."""
+    from service import store_postgres
+    from service.store import StoreUnavailable
+
+    url = postgres.fresh_url()
+    store = PostgresJobStore(url)
+    try:
+        job = store.create("bad_beat", {"kind": "bad_beat"}, 10, 1)
+        assert _cut_connections(url) >= 1
+        assert store.set_state(job.id, JobState.RUNNING).state is JobState.RUNNING
+        assert _cut_connections(url) >= 1
+        monkeypatch.setattr(store_postgres, "RECONNECT_TIMEOUT", 1.0)
+        monkeypatch.setattr(store, "_url", url.replace(f":{postgres.port}/", ":1/"))
+        with pytest.raises(StoreUnavailable, match="the database did not come back in 1 s"):
+            store.get(job.id)
+    finally:
+        store.close()
+    again = PostgresJobStore(url)  # nothing was lost
+    try:
+        stored = again.get(job.id)
+        assert stored is not None and stored.state is JobState.RUNNING
+    finally:
+        again.close()

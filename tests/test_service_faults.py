@@ -11,6 +11,7 @@ needs root (CAP_SYS_ADMIN): elsewhere those two tests are skipped, saying so.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
 import hashlib
@@ -30,6 +31,7 @@ import pytest
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.api.cardroom.v1 import job_service_pb2_grpc as pb_grpc
 from service.client import job_spec_from_file
+from service.server import ServerConfig, StartupError, serve
 from service.store import JobState, JobStore, Progress, StoreError
 from service.store_postgres import PostgresJobStore
 from tests.harness import REPO, Server, cardroom, env, running_server
@@ -153,13 +155,14 @@ def test_a_read_only_data_directory_is_refused_at_start_and_left_alone(tmp_path:
             ["mount", "-o", "remount,ro", str(disk)], capture_output=True, timeout=30, check=False
         )
         assert remounted.returncode == 0, remounted.stderr
-        started = cardroom("serve", "--data-dir", str(disk), "--listen", "127.0.0.1:0", timeout=120)
-        assert started.returncode == 1
-        assert started.stderr.strip().splitlines()[-1] == (
-            f"cardroom: cannot start the server: --data-dir {disk}: cannot open server.lock: "
-            "Read-only file system"
+        # In this process: the refusal comes before Ray or any port (the command line's
+        # one-line form of a StartupError: test_the_server_refuses_a_damaged_store_...).
+        config = ServerConfig(listen="127.0.0.1:0", data_dir=disk, metrics_listen=None)
+        with pytest.raises(StartupError) as refused:
+            asyncio.run(serve(config))
+        assert str(refused.value) == (
+            f"--data-dir {disk}: cannot open server.lock: Read-only file system"
         )
-        assert "Traceback" not in started.stderr
         assert _digest(disk) == before
 
 

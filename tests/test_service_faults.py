@@ -109,9 +109,13 @@ def local_result(job_file: Path) -> str:
 # -- a full disk, a read-only volume ------------------------------------------------------
 
 
-def test_a_full_disk_at_submit_is_a_clear_error_and_stores_nothing(tmp_path: Path) -> None:
+def test_a_full_disk_refuses_a_submit_and_pauses_a_running_job(tmp_path: Path) -> None:
+    """A submission meeting a full disk is refused with nothing stored; a running job
+    whose shard the disk cannot take pauses (its stored progress stands still, reads are
+    answered) and, once there is space, ends with the result of a local run."""
     job_file = tmp_path / "job.toml"
-    job_file.write_text(JOB.replace("1_200_000", "200_000"))
+    job_file.write_text(JOB.replace("1_200_000", "4_800_000"))
+    submit = pb.SubmitJobRequest(spec=job_spec_from_file(str(job_file)))
     with tmpfs(tmp_path / "disk", "4m") as disk:
         with (
             running_server(disk, workers=1) as server,
@@ -120,7 +124,7 @@ def test_a_full_disk_at_submit_is_a_clear_error_and_stores_nothing(tmp_path: Pat
             stub = pb_grpc.JobServiceStub(channel)
             filler = fill(disk)
             with pytest.raises(grpc.RpcError) as refused:
-                stub.SubmitJob(pb.SubmitJobRequest(spec=job_spec_from_file(str(job_file))))
+                stub.SubmitJob(submit)
             assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
             details = refused.value.details() or ""
             assert details.startswith("the job was not stored: "), details
@@ -131,18 +135,37 @@ def test_a_full_disk_at_submit_is_a_clear_error_and_stores_nothing(tmp_path: Pat
             assert "UNAVAILABLE: the job was not stored" in cli.stderr
             assert "Traceback" not in cli.stderr + server.log()
             assert list(stub.ListJobs(pb.ListJobsRequest()).jobs) == []
-            # Space again: the same submission is taken and runs to its end.
+            # Space again: the same submission is taken.
             filler.unlink()
-            job = stub.SubmitJob(pb.SubmitJobRequest(spec=job_spec_from_file(str(job_file)))).job
+            job = stub.SubmitJob(submit).job
+            deadline = time.monotonic() + FINISH_TIMEOUT
+            while stub.GetJob(pb.GetJobRequest(id=job.id)).job.progress.shards_done < 2:
+                assert time.monotonic() < deadline, server.log()
+                time.sleep(0.02)
+            # Full again mid-job: the stored progress stops where the disk filled.
+            filler = fill(disk)
+            time.sleep(3)  # the shards in flight meet the full disk
+            paused = stub.GetJob(pb.GetJobRequest(id=job.id)).job
+            time.sleep(2)
+            still = stub.GetJob(pb.GetJobRequest(id=job.id)).job
+            assert paused.state == still.state == pb.JOB_STATE_RUNNING, still.error
+            assert still.progress.shards_done == paused.progress.shards_done < 48
+            assert "paused: " in server.log()
+            filler.unlink()
             done = wait_finished(stub, job.id)
             assert done.state == pb.JOB_STATE_SUCCEEDED, done.error
+            assert done.progress.shards_done == done.progress.shards_total == 48
             assert [j.id for j in stub.ListJobs(pb.ListJobsRequest()).jobs] == [job.id]
+            result = server.cli("result", job.id, "--json")
+            assert result.returncode == 0, result.stderr
         # The store file is whole: SQLite's full check, and only the job that was taken.
         with contextlib.closing(sqlite3.connect(tmp_path / "jobs-copy.sqlite3")) as copy:
             with contextlib.closing(sqlite3.connect(disk / "jobs.sqlite3")) as db:
                 db.backup(copy)
             assert copy.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
             assert copy.execute("SELECT id, state FROM jobs").fetchall() == [(job.id, "succeeded")]
+            assert copy.execute("SELECT count(*) FROM shards").fetchall() == [(48,)]
+    assert result.stdout == local_result(job_file)
 
 
 def test_a_read_only_data_directory_is_refused_at_start_and_left_alone(tmp_path: Path) -> None:

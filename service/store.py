@@ -325,7 +325,10 @@ class JobStore:
         try:
             _check_intact(path, self._db)
             self._migrate()
-        except sqlite3.DatabaseError as err:
+        except sqlite3.OperationalError as err:  # locked, out of memory, ...: not damage
+            self._db.close()
+            raise StoreError(f"{path}: cannot open the job store: {err}") from None
+        except sqlite3.DatabaseError as err:  # "database disk image is malformed", ...
             self._db.close()
             raise _damaged(path, str(err)) from None
         except StoreUnavailable as err:  # the upgrade's writes refused: a read-only volume

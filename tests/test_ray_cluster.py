@@ -48,7 +48,7 @@ players = 9
 FINISH_TIMEOUT = 300.0
 FINISHED = (pb.JOB_STATE_SUCCEEDED, pb.JOB_STATE_FAILED, pb.JOB_STATE_CANCELLED)
 LOOPBACK = {"127.0.0.1", "::1"}
-DEATH_TIMEOUT = 60.0
+DEATH_TIMEOUT = 60.0  # seconds for Ray's node table to show a node joined, or dead
 
 
 @contextlib.contextmanager
@@ -80,7 +80,7 @@ def follow(
         for number, node in enumerate(nodes):
             if node.process.poll() is None and node.busy_workers():
                 seen[number] = seen.get(number, 0) + 1
-        job = stub.GetJob(pb.GetJobRequest(id=job_id)).job
+        job: pb.Job = stub.GetJob(pb.GetJobRequest(id=job_id)).job
         if job.state in FINISHED:
             return job
         assert time.monotonic() < deadline, f"job not finished: {job}"
@@ -113,7 +113,11 @@ def test_a_job_across_two_nodes_and_a_worker_node_killed_mid_job(tmp_path: Path)
         ):
             head, worker = nodes
             ids = head.node_id(), worker.node_id()
-            assert nodes_alive(head.address) == {ids[0]: True, ids[1]: True}
+            deadline = time.monotonic() + DEATH_TIMEOUT
+            while (table := nodes_alive(head.address)) != {ids[0]: True, ids[1]: True}:
+                # A raylet runs a moment before the GCS has registered its node.
+                assert time.monotonic() < deadline, f"the nodes did not join: {table}"
+                time.sleep(0.5)
             cluster = [p for node in nodes for p in node.processes()]
             server_tree = ray_probe.descendants(server.process.pid)
             listening = listening_addresses([*cluster, *server_tree])

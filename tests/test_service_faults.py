@@ -37,14 +37,16 @@ from service.store_postgres import PostgresJobStore
 from tests.harness import REPO, Server, cardroom, env, running_server
 from tests.postgres import PostgresServer, postgres  # noqa: F401  (the fixture)
 
+# 48 shards: long enough that a fault can be made while it runs, on an idle machine too.
 JOB = """
 kind = "bad_beat"
-hands = 1_200_000
+hands = 4_800_000
 seed = 77
 shard_size = 100_000
 [game]
 players = 9
 """
+SHARDS = 48
 FINISH_TIMEOUT = 300.0
 FINISHED = (pb.JOB_STATE_SUCCEEDED, pb.JOB_STATE_FAILED, pb.JOB_STATE_CANCELLED)
 
@@ -114,7 +116,7 @@ def test_a_full_disk_refuses_a_submit_and_pauses_a_running_job(tmp_path: Path) -
     whose shard the disk cannot take pauses (its stored progress stands still, reads are
     answered) and, once there is space, ends with the result of a local run."""
     job_file = tmp_path / "job.toml"
-    job_file.write_text(JOB.replace("1_200_000", "4_800_000"))
+    job_file.write_text(JOB)
     submit = pb.SubmitJobRequest(spec=job_spec_from_file(str(job_file)))
     with tmpfs(tmp_path / "disk", "4m") as disk:
         with (
@@ -149,12 +151,12 @@ def test_a_full_disk_refuses_a_submit_and_pauses_a_running_job(tmp_path: Path) -
             time.sleep(2)
             still = stub.GetJob(pb.GetJobRequest(id=job.id)).job
             assert paused.state == still.state == pb.JOB_STATE_RUNNING, still.error
-            assert still.progress.shards_done == paused.progress.shards_done < 48
+            assert still.progress.shards_done == paused.progress.shards_done < SHARDS
             assert "paused: " in server.log()
             filler.unlink()
             done = wait_finished(stub, job.id)
             assert done.state == pb.JOB_STATE_SUCCEEDED, done.error
-            assert done.progress.shards_done == done.progress.shards_total == 48
+            assert done.progress.shards_done == done.progress.shards_total == SHARDS
             assert [j.id for j in stub.ListJobs(pb.ListJobsRequest()).jobs] == [job.id]
             result = server.cli("result", job.id, "--json")
             assert result.returncode == 0, result.stderr
@@ -164,7 +166,7 @@ def test_a_full_disk_refuses_a_submit_and_pauses_a_running_job(tmp_path: Path) -
                 db.backup(copy)
             assert copy.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
             assert copy.execute("SELECT id, state FROM jobs").fetchall() == [(job.id, "succeeded")]
-            assert copy.execute("SELECT count(*) FROM shards").fetchall() == [(48,)]
+            assert copy.execute("SELECT count(*) FROM shards").fetchall() == [(SHARDS,)]
     assert result.stdout == local_result(job_file)
 
 
@@ -410,7 +412,7 @@ def test_postgresql_crashing_mid_job_loses_nothing(tmp_path: Path) -> None:
                 assert _postmaster_start(url) != started_before  # a new PostgreSQL
                 done = wait_finished(stub, job.id)
                 assert done.state == pb.JOB_STATE_SUCCEEDED, done.error + server.log()
-                assert done.progress.shards_done == done.progress.shards_total == 12
+                assert done.progress.shards_done == done.progress.shards_total == SHARDS
                 result = server.cli("result", job.id, "--json")
                 assert result.returncode == 0, result.stderr
             assert "reconnected" in server.log()
@@ -421,7 +423,7 @@ def test_postgresql_crashing_mid_job_loses_nothing(tmp_path: Path) -> None:
                 "SELECT shard FROM cardroom_shards WHERE job_id = %s ORDER BY shard", (job.id,)
             ).fetchall()
             jobs = db.execute("SELECT id, state FROM cardroom_jobs").fetchall()
-        assert [s for (s,) in shards] == list(range(12))
+        assert [s for (s,) in shards] == list(range(SHARDS))
         assert jobs == [(job.id, "succeeded")]
     finally:
         database.stop()

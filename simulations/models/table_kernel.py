@@ -40,11 +40,12 @@ from simulations.models.splitmix import uniform, uniform_at
 from simulations.models.starting_hands import combo_of, plays
 from simulations.models.table_eval import (
     HOLDEM,
+    STREET_TRIPLES,
     board_key,
-    board_triples,
     holdem_value,
+    omaha_best,
     omaha_pairs,
-    omaha_value_of,
+    street_triples,
 )
 from simulations.models.table_jackpot import ROLES, verdict
 
@@ -143,40 +144,17 @@ def seat_cards(
     at a time clockwise from the button's left, then burn and flop, burn and turn, burn and
     river."""
     for r in range(hole):
+        s = button + 1
         for j in range(players):
-            holes[(button + 1 + j) % players, r] = deck[r * players + j]
+            s = s - players if s >= players else s
+            holes[s, r] = deck[r * players + j]
+            s += 1
     base = hole * players
     board[0] = deck[base + 1]
     board[1] = deck[base + 2]
     board[2] = deck[base + 3]
     board[3] = deck[base + 5]
     board[4] = deck[base + 7]
-
-
-@nb.njit(cache=True, inline="always")
-def _value(
-    variant: int,
-    holes: npt.NDArray[np.int64],
-    s: int,
-    board: npt.NDArray[np.int64],
-    shown: int,
-    key: int,
-    pairs: npt.NDArray[np.int64],
-    triples: npt.NDArray[np.int64],
-    count: int,
-    card_keys: npt.NDArray[np.int64],
-    flush_values: npt.NDArray[np.int32],
-    row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
-    omaha_values: npt.NDArray[np.int32],
-) -> int:
-    """Seat ``s``'s best hand with ``shown`` board cards (hold'em: the board's summed keys
-    ``key``; Omaha: his two-card and the board's three-card choices)."""
-    if variant == HOLDEM:
-        return holdem_value(
-            holes, s, board, shown, key, card_keys, flush_values, row_offsets, rank_values
-        )
-    return omaha_value_of(pairs, s, triples, count, omaha_values, flush_values)
 
 
 @nb.njit(cache=True)
@@ -239,8 +217,8 @@ def play_hands(
     state = np.empty(1, dtype=np.uint64)
     holes = np.empty((n, hole), dtype=np.int64)
     board = np.empty(5, dtype=np.int64)
-    live = np.empty(n, dtype=np.bool_)
-    going = np.empty(n, dtype=np.bool_)
+    order = np.empty(n, dtype=np.int64)  # the seats still in after the flop, in turn
+    going = np.empty(n, dtype=np.bool_)  # by place in ``order``
     values = np.zeros(n, dtype=np.int64)
     valued = np.empty(n, dtype=np.int64)  # the street of each seat's value (-1: none)
     contrib = np.empty(n, dtype=np.int64)
@@ -248,7 +226,12 @@ def play_hands(
     level_roles = np.zeros((n_levels, ROLES), dtype=np.int64)
     pairs = np.empty((n, 6, 3), dtype=np.int64)
     triples = np.empty((10, 3), dtype=np.int64)
-    count_triples = 0
+    ends = np.array(STREET_TRIPLES, dtype=np.int64)
+    # Whether a seat's value is read on a street: for his decision, or for the jackpot.
+    evaluate = np.empty((n, 3), dtype=np.bool_)
+    for s in range(n):
+        for street in range(3):
+            evaluate[s, street] = floors[s, street] >= 0 or (street == 2 and judge)
     cap_of = np.empty(n_policies, dtype=np.int64)
     for p in range(n_policies):
         cap_of[p] = applicable_cap(n, cap_players[p], caps[p])
@@ -259,17 +242,15 @@ def play_hands(
         button = int(uniform_at(seed, cards) * n)
         seat_cards(deck, n, hole, button, holes, board)
         button_of[i] = button
-        if n == 2:
-            small, big = button, (button + 1) % n
-        else:
-            small, big = (button + 1) % n, (button + 2) % n
+        after = button + 1 if button + 1 < n else 0
+        small = button if n == 2 else after  # heads up the button posts the small blind
+        big = small + 1 if small + 1 < n else small + 1 - n
         for s in range(n):
-            live[s] = False
             contrib[s] = 0
-            valued[s] = -1
         contrib[small] = sb
         contrib[big] = bb
         # Preflop: the first to play raises to his opening size, later players call it.
+        live = 0  # the seats still in, a mask
         played = 0
         opener = -1
         first = big + 1 if n > 2 else button
@@ -277,7 +258,7 @@ def play_hands(
             s = first + k
             s = s - n if s >= n else s
             if s == big and opener < 0:
-                live[s] = True  # folded round to the big blind, who wins the blinds
+                live = 1 << s  # folded round to the big blind, who wins the blinds
                 break
             c = hand_class[combo_of(holes, s, hole)]
             low = class_above[c]
@@ -286,74 +267,93 @@ def play_hands(
                 or plays(low, class_width[c], decision_draw(seed, n, hole, 0, s), vpip[s])
             ):
                 played |= 1 << s
-                live[s] = True
                 if opener < 0:
                     opener = s
                 contrib[s] = open_to[opener]
+        if opener >= 0:
+            live = played
+        # The seats in, in turn from the button's left (the order of every later street).
         count = 0
-        for s in range(n):
-            count += live[s]
+        for k in range(n):
+            s = button + 1 + k
+            s = s - n if s >= n else s
+            if live >> s & 1:
+                order[count] = s
+                count += 1
         flopped = count >= 2
         saw_flop = 0
         river_count = 0
         if flopped:
+            saw_flop = live
+            for j in range(count):
+                s = order[j]
+                valued[s] = -1
+                if variant != HOLDEM:
+                    omaha_pairs(holes, s, pair_class, pairs)
+            if variant != HOLDEM:
+                street_triples(board, triple_class, triples)
+            pot = 0
             for s in range(n):
-                if live[s]:
-                    saw_flop |= 1 << s
-                    if variant != HOLDEM:
-                        omaha_pairs(holes, s, pair_class, pairs)
+                pot += contrib[s]
             for street in range(3):
                 shown = 3 + street
-                key = 0
+                # The values first, every seat's table reads independent of the others'
+                # decisions; then the decisions in turn.
                 if variant == HOLDEM:
                     key = board_key(board, shown, card_keys)
+                    for j in range(count):
+                        s = order[j]
+                        if evaluate[s, street]:
+                            values[s] = holdem_value(
+                                holes, s, board, shown, key, card_keys, flush_values,
+                                row_offsets, rank_values,
+                            )  # fmt: skip
+                            valued[s] = street
                 else:
-                    count_triples = board_triples(board, shown, triple_class, triples)
-                pot = 0
-                for s in range(n):
-                    pot += contrib[s]
+                    for j in range(count):
+                        s = order[j]
+                        if evaluate[s, street]:
+                            before = valued[s]
+                            values[s] = omaha_best(
+                                pairs, s, triples, ends[before] if before >= 0 else 0,
+                                ends[street], values[s] if before >= 0 else 0, omaha_values,
+                                flush_values,
+                            )  # fmt: skip
+                            valued[s] = street
                 bettor = -1
-                for k in range(n):  # in turn from the button's left
-                    s = button + 1 + k
-                    s = s - n if s >= n else s
-                    going[s] = False
-                    if not live[s]:
-                        continue
+                for j in range(count):
+                    s = order[j]
                     floor = floors[s, street]
-                    if floor >= 0 or (street == 2 and judge):
-                        values[s] = _value(
-                            variant, holes, s, board, shown, key, pairs, triples,
-                            count_triples, card_keys, flush_values, row_offsets, rank_values,
-                            omaha_values,
-                        )  # fmt: skip
-                        valued[s] = street
-                    going[s] = (floor >= 0 and values[s] >= floor) or (
+                    going[j] = (floor >= 0 and values[s] >= floor) or (
                         chance[s] > 0.0
                         and continues(
                             values[s], floor, decision_draw(seed, n, hole, 1 + street, s), chance[s]
                         )
                     )
-                    if going[s] and bettor < 0:
+                    if going[j] and bettor < 0:
                         bettor = s
                 if street == 2:
                     for s in range(n):
-                        if live[s]:
+                        if live >> s & 1:
                             at_river[river_count] = s
                             river_count += 1
                 if bettor < 0:
                     continue  # checked through
                 amount = bet_size(pot, bet[bettor], bb)
-                callers = 0
-                for s in range(n):
-                    if live[s] and s != bettor:
-                        if going[s]:
+                kept = 0
+                for j in range(count):
+                    s = order[j]
+                    if going[j]:
+                        order[kept] = s
+                        kept += 1
+                        if s != bettor:
                             contrib[s] += amount
-                            callers += 1
-                        else:
-                            live[s] = False
-                if callers > 0:
+                    else:
+                        live &= ~(1 << s)
+                if kept > 1:
                     contrib[bettor] += amount
-                count = callers + 1
+                    pot += kept * amount
+                count = kept
                 if count == 1:
                     break
         # The uncalled bet comes back: the most put in over the next most.
@@ -382,25 +382,29 @@ def play_hands(
             key = 0
             if variant == HOLDEM:
                 key = board_key(board, 5, card_keys)
-            else:
-                count_triples = board_triples(board, 5, triple_class, triples)
-            for s in range(n):
-                if live[s]:
-                    shown_mask |= 1 << s
-                    if valued[s] != 2:
-                        values[s] = _value(
-                            variant, holes, s, board, 5, key, pairs, triples, count_triples,
-                            card_keys, flush_values, row_offsets, rank_values, omaha_values,
+            for j in range(count):
+                s = order[j]
+                if valued[s] != 2:
+                    if variant == HOLDEM:
+                        values[s] = holdem_value(
+                            holes, s, board, 5, key, card_keys, flush_values, row_offsets,
+                            rank_values,
                         )  # fmt: skip
-                    if values[s] > best:
-                        best = values[s]
-            for s in range(n):
-                if live[s] and values[s] == best:
+                    else:
+                        before = valued[s]
+                        values[s] = omaha_best(
+                            pairs, s, triples, ends[before] if before >= 0 else 0, ends[2],
+                            values[s] if before >= 0 else 0, omaha_values, flush_values,
+                        )  # fmt: skip
+                if values[s] > best:
+                    best = values[s]
+            shown_mask = live
+            for j in range(count):
+                s = order[j]
+                if values[s] == best:
                     winners |= 1 << s
         else:
-            for s in range(n):
-                if live[s]:
-                    winners = 1 << s
+            winners = live
         masks[i, 0] = played
         masks[i, 1] = saw_flop
         masks[i, 2] = shown_mask
@@ -426,7 +430,7 @@ def play_hands(
             if showdown_required:
                 river_count = 0
                 for s in range(n):
-                    if live[s]:
+                    if live >> s & 1:
                         at_river[river_count] = s
                         river_count += 1
             found = verdict(

@@ -36,7 +36,7 @@ import numpy.typing as npt
 from simulations.engine.odd_chips import ALL_TO_FIRST, winner_chips
 from simulations.engine.rake_rules import applicable_cap, drop_amount, house_take, rake_amount
 from simulations.models.players import bet_size, continues
-from simulations.models.splitmix import uniform, uniform_at
+from simulations.models.splitmix import uniform_at
 from simulations.models.starting_hands import combo_of, plays
 from simulations.models.table_eval import (
     HOLDEM,
@@ -51,6 +51,7 @@ from simulations.models.table_jackpot import ROLES, verdict
 
 DECK = 52
 ROUNDS = 4  # preflop, flop, turn, river: a uniform per seat each
+TAKEN_POTS = 4096  # the pots below this whose house take the loop keeps once worked out
 
 # The table's settings as one int64 array (indices).
 T_PLAYERS = 0
@@ -88,16 +89,14 @@ CONDITIONS_MET = 4  # the jackpot's room conditions
 
 
 @nb.njit(cache=True, inline="always")
-def shuffle_into(
-    seed: np.uint64, cards: int, deck: npt.NDArray[np.int64], state: npt.NDArray[np.uint64]
-) -> None:
+def shuffle_into(seed: np.uint64, cards: int, deck: npt.NDArray[np.int64]) -> None:
     """``deck`` (52 cards) shuffled so that its first ``cards`` are a uniform random
-    sequence: a partial Fisher–Yates shuffle on the stream's first ``cards`` uniforms."""
-    state[0] = seed
+    sequence: a partial Fisher–Yates shuffle on the stream's first ``cards`` uniforms (each
+    computed from its place in the stream, so that none waits for the one before)."""
     for i in range(DECK):
         deck[i] = i
     for i in range(cards):
-        j = i + int(uniform(state) * (DECK - i))
+        j = i + int(uniform_at(seed, i) * (DECK - i))
         deck[i], deck[j] = deck[j], deck[i]
 
 
@@ -123,8 +122,7 @@ def hand_draws(
 ) -> int:
     """A hand's draws, as the loop makes them: the deck (:func:`shuffle_into`), the button
     (returned), then ``uniforms[round, seat]`` for the four rounds."""
-    state = np.empty(1, dtype=np.uint64)
-    shuffle_into(seed, dealt_cards(players, hole), deck, state)
+    shuffle_into(seed, dealt_cards(players, hole), deck)
     for r in range(ROUNDS):
         for s in range(players):
             uniforms[r, s] = decision_draw(seed, players, hole, r, s)
@@ -167,8 +165,7 @@ def play_hands(
     bet: npt.NDArray[np.float64],
     open_to: npt.NDArray[np.int64],
     hand_class: npt.NDArray[np.uint16],
-    class_above: npt.NDArray[np.float64],
-    class_width: npt.NDArray[np.float64],
+    class_place: npt.NDArray[np.float64],
     policies: npt.NDArray[np.int64],
     cap_players: npt.NDArray[np.int64],
     caps: npt.NDArray[np.int64],
@@ -214,7 +211,6 @@ def play_hands(
     n_policies = policies.shape[0]
     n_levels = levels.shape[0]
     deck = np.empty(DECK, dtype=np.int64)
-    state = np.empty(1, dtype=np.uint64)
     holes = np.empty((n, hole), dtype=np.int64)
     board = np.empty(5, dtype=np.int64)
     order = np.empty(n, dtype=np.int64)  # the seats still in after the flop, in turn
@@ -235,10 +231,13 @@ def play_hands(
     cap_of = np.empty(n_policies, dtype=np.int64)
     for p in range(n_policies):
         cap_of[p] = applicable_cap(n, cap_players[p], caps[p])
+    # Each policy's rake and drop of a flopped pot, kept once worked out (-1: not yet): the
+    # take depends on the pot alone, and its divisions cost more than the reading.
+    taken = np.full((n_policies, TAKEN_POTS, 2), -1, dtype=np.int64)
     cards = dealt_cards(n, hole)
     for i in range(seeds.shape[0]):
         seed = seeds[i]
-        shuffle_into(seed, cards, deck, state)
+        shuffle_into(seed, cards, deck)
         button = int(uniform_at(seed, cards) * n)
         seat_cards(deck, n, hole, button, holes, board)
         button_of[i] = button
@@ -261,10 +260,11 @@ def play_hands(
                 live = 1 << s  # folded round to the big blind, who wins the blinds
                 break
             c = hand_class[combo_of(holes, s, hole)]
-            low = class_above[c]
+            low = class_place[c, 0]
+            width = class_place[c, 1]
             if low < vpip[s] and (
-                low + class_width[c] <= vpip[s]
-                or plays(low, class_width[c], decision_draw(seed, n, hole, 0, s), vpip[s])
+                low + width <= vpip[s]
+                or plays(low, width, decision_draw(seed, n, hole, 0, s), vpip[s])
             ):
                 played |= 1 << s
                 if opener < 0:
@@ -411,6 +411,10 @@ def play_hands(
         masks[i, 3] = winners
         pots[i] = pot
         for p in range(n_policies):
+            if flopped and pot < TAKEN_POTS and taken[p, pot, 0] >= 0:
+                rakes[i, p] = taken[p, pot, 0]
+                drops[i, p] = taken[p, pot, 1]
+                continue
             row = policies[p]
             rake = rake_amount(
                 pot, n, flopped, row[P_NO_FLOP_NO_DROP] == 1, row[P_NUMERATOR],
@@ -424,6 +428,9 @@ def play_hands(
                     row[P_DROP_DENOMINATOR], row[P_DROP_CAP], row[P_DROP_THRESHOLD],
                 )  # fmt: skip
             rakes[i, p], drops[i, p] = house_take(pot, rake, drop)
+            if flopped and pot < TAKEN_POTS:
+                taken[p, pot, 0] = rakes[i, p]
+                taken[p, pot, 1] = drops[i, p]
         flag = (FLOPPED if flopped else 0) | (SHOWDOWN if showdown else 0)
         found = -1
         if judge and river_count >= 2 and (showdown or not showdown_required):

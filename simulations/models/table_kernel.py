@@ -192,7 +192,8 @@ def play_hands(
     """Play the hand of each seed.  Per hand: ``flags`` (FLOPPED, SHOWDOWN, CONDITIONS_MET),
     the button, ``masks[i]`` the seats that played their starting hand, saw the flop, were
     shown down and won the pot (columns 0..3), the pot after the uncalled bet came back,
-    each seat's chips in it, each policy's rake and drop, the strictest jackpot level hit by
+    each seat's chips in it (not kept when ``contributed`` has no rows: the tally does not
+    read them), each policy's rake and drop, the strictest jackpot level hit by
     the cards alone and with the room conditions met (-1: none), and the jackpot's roles at
     each level (``roles[i, level, role]``, seat masks: written for the hands that hit, the
     others' rows left as they were).
@@ -234,6 +235,7 @@ def play_hands(
     # Each policy's rake and drop of a flopped pot, kept once worked out (-1: not yet): the
     # take depends on the pot alone, and its divisions cost more than the reading.
     taken = np.full((n_policies, TAKEN_POTS, 2), -1, dtype=np.int64)
+    keep_contributed = contributed.shape[0] > 0
     cards = dealt_cards(n, hole)
     for i in range(seeds.shape[0]):
         seed = seeds[i]
@@ -373,7 +375,9 @@ def play_hands(
         pot = 0
         for s in range(n):
             pot += contrib[s]
-            contributed[i, s] = contrib[s]
+        if keep_contributed:
+            for s in range(n):
+                contributed[i, s] = contrib[s]
         showdown = count >= 2
         winners = 0
         shown_mask = 0

@@ -49,8 +49,12 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# The suite on every core (pytest-xdist: a worker that runs out of tests takes some queued
+# for another); PYTEST_WORKERS=0 runs it in one process.
+PYTEST_WORKERS ?= auto
+
 test: lint $(COMPILED_STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 bench: $(VENV)/.installed-bench $(COMPILED_STAMP)
 	$(BIN)/python bench/run.py
@@ -69,9 +73,16 @@ mutate: $(VENV)/.installed-test
 	test -x $(BIN)/mutmut || $(BIN)/python -m pip install --quiet -e '.[test,mutate]'
 	$(BIN)/python bench/mutation.py run
 
-# The end-to-end tests also use buf (npm) and Prometheus (Debian); .ci/run installs both.
+# The end-to-end tests also use buf (npm), Prometheus and promtool (Debian's prometheus) and
+# PostgreSQL (Debian's, a server the store tests start themselves; no cluster is created at
+# install), and the manifest tests kubectl (1.27 or newer, for its kustomize; the machine
+# image has it); .ci/run installs them and requires them.
 tools:
 	command -v prometheus >/dev/null || (apt-get update -q && apt-get install -y -q --no-install-recommends prometheus)
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (mkdir -p /etc/postgresql-common \
+		&& echo "create_main_cluster = false" >> /etc/postgresql-common/createcluster.conf \
+		&& apt-get update -q && apt-get install -y -q --no-install-recommends postgresql)
+	command -v kubectl >/dev/null || echo "kubectl not found: tests/test_k8s.py needs kubectl 1.27 or newer"
 	test -x .tools/node_modules/.bin/buf || npm install --prefix .tools --silent --no-audit --no-fund @bufbuild/buf@1.75.0
 
 clean: pure

@@ -35,6 +35,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from service.api.cardroom.v1 import job_service_pb2 as pb  # noqa: E402
+from service.auth import OPEN  # noqa: E402
+from service.interceptors import CallerContext  # noqa: E402
 from service.jobfile import job_from_mapping  # noqa: E402
 from service.manager import JobManager  # noqa: E402
 from service.metrics import ServiceMetrics  # noqa: E402
@@ -113,9 +115,9 @@ def ms(value: float) -> str:
 async def measure(store: JobStore, job_id: str, repeats: int, baseline_repeats: int) -> list[Any]:
     metrics = ServiceMetrics(CollectorRegistry(), store.counts)
     manager = JobManager(store, None, metrics, max_trials=10**13)  # type: ignore[arg-type]
-    service = JobService(manager, metrics)
+    service = JobService(manager)
     request = pb.GetJobRequest(id=job_id)
-    context = Context()
+    context = CallerContext(Context(), OPEN)  # type: ignore[arg-type]  # as the interceptor does
 
     async def get_job() -> bytes:
         response = await service.GetJob(request, context)  # type: ignore[arg-type]

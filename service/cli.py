@@ -20,10 +20,17 @@ from pathlib import Path
 
 import numpy as np
 
-from service import cli_phh, cli_verify, client
+from service import cli_auth, cli_phh, cli_verify, client
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.jobfile import JobFileError, load_job
 from service.kinds import check_drawable, draw, render
+from service.limits import (
+    DEFAULT_CALL_TIMEOUT,
+    DEFAULT_MAX_JOBS,
+    DEFAULT_MAX_MESSAGE_BYTES,
+    DEFAULT_MAX_WATCHES,
+    ClientLimits,
+)
 from service.pictures import PictureError
 from simulations.engine.deals import DealSequence, describe_deals, play_deals_plainly
 from simulations.engine.gamefile import GameKind, load_any_game_file
@@ -54,6 +61,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 86_400:
+        raise argparse.ArgumentTypeError(f"must lie in (0, 86400] seconds, got {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardroom", description="Poker rules engine and simulation service."
@@ -64,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=os.environ.get("CARDROOM_ADDRESS", client.DEFAULT_ADDRESS),
         help=address_help,
     )
+    cli_auth.add_connection_flags(parser, after_command=False)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = commands.add_parser("run", help="run a job file on this machine (no server)")
@@ -85,15 +103,46 @@ def build_parser() -> argparse.ArgumentParser:
         "--metrics-listen", default="127.0.0.1:9464", help="HOST:PORT for /metrics ('' for none)"
     )
     serve.add_argument("--data-dir", type=Path, default=Path(".cardroom"), help="job store folder")
+    serve.add_argument(
+        "--store",
+        default=os.environ.get("CARDROOM_STORE") or None,
+        metavar="URL",
+        help="keep jobs in PostgreSQL (postgresql://…; $CARDROOM_STORE) instead of the data dir",
+    )
     serve.add_argument("--workers", type=_positive, help="CPUs for the embedded Ray (default: all)")
     serve.add_argument("--ray-address", help="join an existing Ray cluster at this address")
     serve.add_argument("--max-trials", type=_positive, default=10**12, help="largest job accepted")
     serve.add_argument("--ready-file", type=Path, help="write the bound addresses here when ready")
+    secure = serve.add_argument_group("authentication and TLS")
+    secure.add_argument(
+        "--tokens", type=Path, metavar="FILE", help="admit only bearer tokens of FILE (see token)"
+    )
+    secure.add_argument(
+        "--insecure",
+        action="store_true",
+        help="serve a non-loopback address without tokens or a client CA",
+    )
+    secure.add_argument("--tls-cert", dest="server_cert", type=Path, metavar="FILE",
+                        help="serve TLS with this certificate (PEM)")  # fmt: skip
+    secure.add_argument("--tls-key", dest="server_key", type=Path, metavar="FILE",
+                        help="the certificate's private key (PEM)")  # fmt: skip
+    secure.add_argument("--tls-client-ca", dest="client_ca", type=Path, metavar="FILE",
+                        help="mutual TLS: admit only clients FILE's CA signed")  # fmt: skip
+    limits = serve.add_argument_group("limits")
+    limits.add_argument("--max-jobs-in-flight", type=_positive, default=DEFAULT_MAX_JOBS,
+                        help="jobs queued or running per client (namespace)")  # fmt: skip
+    limits.add_argument("--max-watches", type=_positive, default=DEFAULT_MAX_WATCHES,
+                        help="WatchJob streams open per client")  # fmt: skip
+    limits.add_argument("--max-message-bytes", type=_positive, default=DEFAULT_MAX_MESSAGE_BYTES,
+                        help="largest request message")  # fmt: skip
+    limits.add_argument("--call-timeout", type=_seconds, default=DEFAULT_CALL_TIMEOUT,
+                        help="seconds a unary call may run")  # fmt: skip
 
     def with_address(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         # SUPPRESS: given after the command it overrides the one before; absent, it
         # leaves the main parser's value (the flag, $CARDROOM_ADDRESS or the default).
         p.add_argument("--address", default=argparse.SUPPRESS, help=address_help)
+        cli_auth.add_connection_flags(p, after_command=True)
         return p
 
     submit = with_address(commands.add_parser("submit", help="submit a job file to a server"))
@@ -134,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cli_phh.add_parser(commands)
     cli_verify.add_parser(commands)
+    cli_auth.add_parser(commands)
     listing = with_address(commands.add_parser("list", help="list jobs, newest first"))
     listing.add_argument(
         "--state", choices=[s for s in client.STATE_NAMES.values() if s != "unspecified"]
@@ -201,6 +251,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from service.security import TlsFiles
     from service.server import ServerConfig, StartupError, serve
 
     logging.basicConfig(
@@ -209,11 +260,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = ServerConfig(
         listen=args.listen,
         data_dir=args.data_dir,
+        store=args.store,
         metrics_listen=args.metrics_listen or None,
         workers=args.workers,
         ray_address=args.ray_address,
         max_trials=args.max_trials,
         ready_file=args.ready_file,
+        tokens=args.tokens,
+        insecure=args.insecure,
+        tls=TlsFiles(args.server_cert, args.server_key, args.client_ca),
+        limits=ClientLimits(jobs=args.max_jobs_in_flight, watches=args.max_watches),
+        max_message_bytes=args.max_message_bytes,
+        call_timeout=args.call_timeout,
     )
     try:
         asyncio.run(serve(config))
@@ -231,7 +289,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_submit(args: argparse.Namespace) -> int:
     spec = client.job_spec_from_file(args.job)
-    with client.connect(args.address) as stub:
+    with client.connect(cli_auth.target_of(args)) as stub:
         job = stub.SubmitJob(pb.SubmitJobRequest(spec=spec)).job
         if not args.follow:
             print(json.dumps(client.job_summary(job)) if args.json else f"submitted {job.id}")
@@ -244,7 +302,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    with client.connect(args.address) as stub:
+    with client.connect(cli_auth.target_of(args)) as stub:
         job = stub.GetJob(pb.GetJobRequest(id=args.id)).job
         if job.state not in client.FINISHED:
             job = client.follow(stub, job, show_bar=not args.json, address=args.address)
@@ -253,21 +311,21 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    with client.connect(args.address) as stub:
+    with client.connect(cli_auth.target_of(args)) as stub:
         job = stub.GetJob(pb.GetJobRequest(id=args.id)).job
     print(json.dumps(client.job_summary(job)) if args.json else client.describe(job))
     return 0
 
 
 def cmd_result(args: argparse.Namespace) -> int:
-    with client.connect(args.address) as stub:
+    with client.connect(cli_auth.target_of(args)) as stub:
         job = stub.GetJob(pb.GetJobRequest(id=args.id)).job
     client.print_report(job, args.json, args.plot)
     return 0
 
 
 def cmd_cancel(args: argparse.Namespace) -> int:
-    with client.connect(args.address) as stub:
+    with client.connect(cli_auth.target_of(args)) as stub:
         job = stub.CancelJob(pb.CancelJobRequest(id=args.id)).job
     print(f"cancelled {job.id}")
     return 0
@@ -276,7 +334,7 @@ def cmd_cancel(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     # A JobState by its name (argparse offers only valid ones); unset lists every state.
     state = f"JOB_STATE_{args.state.upper()}" if args.state else None
-    with client.connect(args.address) as stub:
+    with client.connect(cli_auth.target_of(args)) as stub:
         page = stub.ListJobs(
             pb.ListJobsRequest(page_size=min(args.limit, 1000), state=state, kind=args.kind)
         )
@@ -410,6 +468,7 @@ COMMANDS = {
     "deal": cmd_deal,
     "replay": cli_phh.cmd_replay,
     "verify": cli_verify.cmd_verify,
+    "token": cli_auth.cmd_token,
 }
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -62,26 +63,126 @@ class VerifyServiceClient(Protocol):
     Verify: grpc.UnaryUnaryMultiCallable[vpb.VerifyRequest, vpb.VerifyResponse]
 
 
+@dataclass(frozen=True)
+class Target:
+    """A server and how to reach it: its address, the bearer token to send (None: none),
+    and for TLS the CA that signed the server's certificate (None with ``tls`` set: the
+    system's CAs) and, for mutual TLS, this client's certificate and key."""
+
+    address: str = DEFAULT_ADDRESS
+    token: str | None = None
+    tls: bool = False
+    tls_ca: Path | None = None
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+
+
+@dataclass(frozen=True)
+class _CallDetails(grpc.ClientCallDetails):
+    method: str
+    timeout: float | None
+    metadata: tuple[tuple[str, str | bytes], ...] | None
+    credentials: grpc.CallCredentials | None
+    wait_for_ready: bool | None
+    compression: grpc.Compression | None
+
+
+class _Bearer(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):
+    """Sends ``authorization: Bearer TOKEN`` with every call, over TLS or plaintext alike
+    (grpc's own call credentials refuse a plaintext channel)."""
+
+    def __init__(self, token: str) -> None:
+        self._entry = ("authorization", f"Bearer {token}")
+
+    def _details(self, details: grpc.ClientCallDetails) -> _CallDetails:
+        return _CallDetails(
+            details.method,
+            details.timeout,
+            (*(details.metadata or ()), self._entry),
+            details.credentials,
+            getattr(details, "wait_for_ready", None),
+            getattr(details, "compression", None),
+        )
+
+    def intercept_unary_unary(
+        self, continuation: Callable[..., Any], client_call_details: Any, request: Any
+    ) -> Any:
+        return continuation(self._details(client_call_details), request)
+
+    def intercept_unary_stream(
+        self, continuation: Callable[..., Any], client_call_details: Any, request: Any
+    ) -> Any:
+        return continuation(self._details(client_call_details), request)
+
+
+def _read(path: Path, flag: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as err:
+        message = f"{flag} {path}: cannot read it: {err.strerror}"
+        raise ClientError(message, EXIT_BAD_INPUT) from None
+
+
+def open_channel(target: Target) -> grpc.Channel:
+    """A channel to the target: TLS when asked for (or a CA or certificate is given), with
+    the bearer token on every call when there is one."""
+    if (target.tls_cert is None) != (target.tls_key is None):
+        raise ClientError("--tls-cert and --tls-key go together: give both", EXIT_BAD_INPUT)
+    if target.tls or target.tls_ca is not None or target.tls_cert is not None:
+        credentials = grpc.ssl_channel_credentials(
+            root_certificates=None if target.tls_ca is None else _read(target.tls_ca, "--tls-ca"),
+            private_key=None if target.tls_key is None else _read(target.tls_key, "--tls-key"),
+            certificate_chain=(
+                None if target.tls_cert is None else _read(target.tls_cert, "--tls-cert")
+            ),
+        )
+        channel = grpc.secure_channel(target.address, credentials)
+    else:
+        channel = grpc.insecure_channel(target.address)
+    if target.token is not None:
+        channel = grpc.intercept_channel(channel, _Bearer(target.token))
+    return channel
+
+
+def _target(target: Target | str) -> Target:
+    return Target(target) if isinstance(target, str) else target
+
+
+def _unreachable(target: Target) -> str:
+    tls = target.tls or target.tls_ca is not None or target.tls_cert is not None
+    hint = (
+        "is it serving TLS, with a certificate --tls-ca signed?"
+        if tls
+        else "a server with TLS needs --tls-ca"
+    )
+    return f"cannot reach a cardroom server at {target.address} ({hint})"
+
+
+def _failure(err: grpc.RpcError) -> str:
+    return f"{err.code().name}: {err.details()}"
+
+
 @contextmanager
-def connect(address: str) -> Iterator[JobServiceClient]:
-    channel = grpc.insecure_channel(address)
+def connect(target: Target | str) -> Iterator[JobServiceClient]:
+    target = _target(target)
+    channel = open_channel(target)
     try:
         try:
             grpc.channel_ready_future(channel).result(timeout=CONNECT_TIMEOUT)
         except grpc.FutureTimeoutError:
-            raise ClientError(f"cannot reach a cardroom server at {address}") from None
+            raise ClientError(_unreachable(target)) from None
         # The generated stub is untyped (see JobServiceClient).
         yield cast(JobServiceClient, pb_grpc.JobServiceStub(channel))
     except grpc.RpcError as err:
         code = err.code()
         exit_code = EXIT_BAD_INPUT if code == grpc.StatusCode.INVALID_ARGUMENT else EXIT_FAILED
-        raise ClientError(f"{code.name}: {err.details()}", exit_code) from None
+        raise ClientError(_failure(err), exit_code) from None
     finally:
         channel.close()
 
 
 def verify(
-    address: str, files: Sequence[tuple[str, str]], timeout: float = VERIFY_TIMEOUT
+    target: Target | str, files: Sequence[tuple[str, str]], timeout: float = VERIFY_TIMEOUT
 ) -> vpb.VerifyResponse:
     """Check scenario files, each (the name to report it as, its TOML text), on the server at
     ``address``: one report per file, the totals, and the exit status ``cardroom verify``
@@ -92,20 +193,18 @@ def verify(
     verify`` reports as it does a malformed file, never as a failed expectation (1).
     """
     request = vpb.VerifyRequest(files=[vpb.ScenarioFile(name=n, text=t) for n, t in files])
-    channel = grpc.insecure_channel(address)
+    target = _target(target)
+    channel = open_channel(target)
     try:
         try:
             grpc.channel_ready_future(channel).result(timeout=CONNECT_TIMEOUT)
         except grpc.FutureTimeoutError:
-            raise ClientError(
-                f"cannot reach a cardroom server at {address}", EXIT_BAD_INPUT
-            ) from None
+            raise ClientError(_unreachable(target), EXIT_BAD_INPUT) from None
         stub = cast(VerifyServiceClient, vpb_grpc.VerifyServiceStub(channel))
         try:
             return stub.Verify(request, timeout=timeout)
         except grpc.RpcError as err:
-            code = err.code()
-            raise ClientError(f"{code.name}: {err.details()}", EXIT_BAD_INPUT) from None
+            raise ClientError(_failure(err), EXIT_BAD_INPUT) from None
     finally:
         channel.close()
 

@@ -25,10 +25,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from service.auth import DEFAULT_NAMESPACE
 from service.jobfile import MAX_TRIALS, job_from_mapping
 from service.kinds import KINDS, JobKind
 from service.metrics import ServiceMetrics
-from service.store import JobRecord, JobState, JobStore, Progress, StateConflict
+from service.store import JobRecord, JobState, Progress, StateConflict
+from service.stores import Store
 from simulations.spec import echo
 from workers.job import Job
 from workers.runner import ShardPool
@@ -61,7 +63,7 @@ class _Live:
 class JobManager:
     def __init__(
         self,
-        store: JobStore,
+        store: Store,
         pool: ShardPool,
         metrics: ServiceMetrics,
         *,
@@ -102,11 +104,27 @@ class JobManager:
                 f"the stored specification is no longer valid: {_one_line(err)}"
             ) from None
 
-    async def submit(self, mapping: Mapping[str, Any]) -> JobRecord:
+    async def submit(
+        self,
+        mapping: Mapping[str, Any],
+        *,
+        namespace: str = DEFAULT_NAMESPACE,
+        max_unfinished: int | None = None,
+    ) -> JobRecord:
+        """Validate and store a job in ``namespace``, and start it; ``SpecError`` names a
+        wrong field, ``TooManyJobs`` says the namespace has its limit of jobs in flight."""
         job = self.validate(mapping)
         # Store the canonical form: the seed drawn (if none was given) and the shard size.
         canonical = {**mapping, "seed": job.seed, "shard_size": job.shard_size}
-        record = await self.io(self.store.create, job.kind, canonical, job.trials, job.plan.count)
+        record = await self.io(
+            self.store.create,
+            job.kind,
+            canonical,
+            job.trials,
+            job.plan.count,
+            namespace=namespace,
+            max_unfinished=max_unfinished,
+        )
         self._start(record.id, job)
         return record
 
@@ -155,24 +173,33 @@ class JobManager:
 
     # -- reading -----------------------------------------------------------------------
 
-    async def get(self, job_id: str) -> JobRecord:
-        record = await self.io(self.store.get, job_id)
+    async def get(self, job_id: str, namespace: str | None = None) -> JobRecord:
+        """A job (of ``namespace`` only, if given: another's is ``JobNotFound`` too)."""
+        record = await self.io(self.store.get, job_id, namespace)
         if record is None:
             raise JobNotFound(job_id)
         return record
 
     async def page(
-        self, *, size: int, token: str, state: JobState | None, kind: str
+        self,
+        *,
+        size: int,
+        token: str,
+        state: JobState | None,
+        kind: str,
+        namespace: str | None = None,
     ) -> tuple[list[JobRecord], str]:
-        return await self.io(self.store.page, size=size, token=token, state=state, kind=kind)
+        return await self.io(
+            self.store.page, size=size, token=token, state=state, kind=kind, namespace=namespace
+        )
 
-    async def watch(self, job_id: str) -> AsyncIterator[JobRecord]:
+    async def watch(self, job_id: str, namespace: str | None = None) -> AsyncIterator[JobRecord]:
         """The job now, then again after every change, until it has ended."""
         while True:
             # Take the event before reading, so a change between the two is not missed.
             changed = self._changed.setdefault(job_id, asyncio.Event())
             try:
-                record = await self.get(job_id)
+                record = await self.get(job_id, namespace)
             except JobNotFound:
                 self._notify(job_id)  # drop the event: nothing will ever set it
                 raise
@@ -185,9 +212,12 @@ class JobManager:
 
     # -- changing ----------------------------------------------------------------------
 
-    async def cancel(self, job_id: str) -> JobRecord:
+    async def cancel(self, job_id: str, namespace: str | None = None) -> JobRecord:
+        """Cancel a queued or running job (of ``namespace`` only, if given)."""
         try:
-            record = await self.io(self.store.set_state, job_id, JobState.CANCELLED)
+            record = await self.io(
+                self.store.set_state, job_id, JobState.CANCELLED, namespace=namespace
+            )
         except StateConflict as conflict:
             if conflict.current is None:
                 raise JobNotFound(job_id) from None

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
 import os
 import signal
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -26,6 +26,7 @@ from service.api.cardroom.v1 import game_service_pb2_grpc as game_pb_grpc
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.api.cardroom.v1 import job_service_pb2_grpc as pb_grpc
 from service.api.cardroom.v1 import verify_service_pb2_grpc as verify_pb_grpc
+from service.auth import TokensError, TokensFile
 from service.convert import (
     ConversionError,
     api_field,
@@ -35,19 +36,22 @@ from service.convert import (
     timestamp,
 )
 from service.games import GameNotFound, all_games, built_in_game, checked_game, text_problem
+from service.interceptors import caller, server_interceptors
 from service.jobfile import MAX_TRIALS
 from service.kinds import KINDS
-from service.malformed import MalformedRequests
+from service.limits import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_MESSAGE_BYTES, ClientLimits
 from service.manager import JobFinished, JobManager, JobNotFound
 from service.metrics import ServiceMetrics
+from service.security import SecurityError, TlsFiles, check_exposure, server_credentials
 from service.store import (
     DataDirLock,
     JobRecord,
     JobState,
-    JobStore,
     StoreError,
+    TooManyJobs,
     decode_page_token,
 )
+from service.stores import Store, open_store
 from service.verify_service import VERIFY_SERVICE_NAME, VerifyService
 from simulations.engine.gamefile import GameFileError
 from simulations.spec import SpecError, echo
@@ -70,8 +74,6 @@ _STATES = {
 }
 _FROM_API_STATE = {value: key for key, value in _STATES.items()}
 
-Request = TypeVar("Request")
-Response = TypeVar("Response")
 Context = grpc.aio.ServicerContext  # generic in the request and response message types
 
 
@@ -108,65 +110,77 @@ def job_message(record: JobRecord) -> pb.Job:
     return job
 
 
-def _counted(
-    method: Callable[[Any, Request, Context[Request, Response]], Awaitable[Response]],
-) -> Callable[[Any, Request, Context[Request, Response]], Awaitable[Response]]:
-    """Count a unary call by method and final status code."""
-
-    @functools.wraps(method)
-    async def wrapper(self: Any, request: Request, context: Context[Request, Response]) -> Response:
-        try:
-            response = await method(self, request, context)
-        except BaseException:
-            self.metrics.request(method.__name__, context.code() or grpc.StatusCode.UNKNOWN)
-            raise
-        self.metrics.request(method.__name__, context.code() or grpc.StatusCode.OK)
-        return response
-
-    return wrapper
-
-
 async def _invalid(context: Context[Any, Any], message: str) -> NoReturn:
     await context.abort(grpc.StatusCode.INVALID_ARGUMENT, message)
     raise AssertionError("unreachable: abort raises")
 
 
+@dataclass
+class _Watches:
+    """Open WatchJob streams per namespace (lives in the event loop only)."""
+
+    limit: int
+    open: Counter[str] = field(default_factory=Counter)
+
+    @contextlib.contextmanager
+    def hold(self, namespace: str) -> Iterator[bool]:
+        """Yields whether the namespace may open one more stream, and holds it if so."""
+        if self.open[namespace] >= self.limit:
+            yield False
+            return
+        self.open[namespace] += 1
+        try:
+            yield True
+        finally:
+            self.open[namespace] -= 1
+            if not self.open[namespace]:
+                del self.open[namespace]
+
+
 class JobService(pb_grpc.JobServiceServicer):
-    def __init__(self, manager: JobManager, metrics: ServiceMetrics) -> None:
+    """Jobs in the caller's namespace (see service/interceptors.py): another namespace's
+    job is NOT_FOUND, as an id that was never issued."""
+
+    def __init__(self, manager: JobManager, limits: ClientLimits | None = None) -> None:
         self.manager = manager
-        self.metrics = metrics
+        self.limits = limits = limits or ClientLimits()
+        self._watches = _Watches(limits.watches)
 
     async def _record(self, job_id: str, context: Context[Any, Any]) -> JobRecord:
         if not job_id:
             await _invalid(context, "id: is required")
         try:
-            return await self.manager.get(job_id)
+            return await self.manager.get(job_id, caller(context).namespace)
         except JobNotFound as err:
             await context.abort(grpc.StatusCode.NOT_FOUND, str(err))
             raise  # unreachable: abort raises
 
-    @_counted
     async def SubmitJob(
         self,
         request: pb.SubmitJobRequest,
         context: Context[pb.SubmitJobRequest, pb.SubmitJobResponse],
     ) -> pb.SubmitJobResponse:
+        principal = caller(context)
         if not request.HasField("spec"):
             await _invalid(context, "spec: is required")
         try:
-            record = await self.manager.submit(spec_to_mapping(request.spec))
+            record = await self.manager.submit(
+                spec_to_mapping(request.spec),
+                namespace=principal.namespace,
+                max_unfinished=principal.max_jobs or self.limits.jobs,
+            )
         except SpecError as err:
             field = api_field(err.field, request.spec.WhichOneof("kind"))
             await _invalid(context, f"{field}: {err.problem}")
+        except TooManyJobs as err:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(err))
         return pb.SubmitJobResponse(job=job_message(record))
 
-    @_counted
     async def GetJob(
         self, request: pb.GetJobRequest, context: Context[pb.GetJobRequest, pb.GetJobResponse]
     ) -> pb.GetJobResponse:
         return pb.GetJobResponse(job=job_message(await self._record(request.id, context)))
 
-    @_counted
     async def ListJobs(
         self, request: pb.ListJobsRequest, context: Context[pb.ListJobsRequest, pb.ListJobsResponse]
     ) -> pb.ListJobsResponse:
@@ -190,47 +204,45 @@ class JobService(pb_grpc.JobServiceServicer):
             token=request.page_token,
             state=_FROM_API_STATE.get(request.state),
             kind=request.kind,
+            namespace=caller(context).namespace,
         )
         return pb.ListJobsResponse(jobs=[job_message(r) for r in records], next_page_token=token)
 
     async def WatchJob(
         self, request: pb.WatchJobRequest, context: Context[pb.WatchJobRequest, pb.WatchJobResponse]
     ) -> AsyncIterator[pb.WatchJobResponse]:
-        code = grpc.StatusCode.OK
-        try:
-            await self._record(request.id, context)
-            async for record in self.manager.watch(request.id):
+        namespace = caller(context).namespace
+        await self._record(request.id, context)
+        with self._watches.hold(namespace) as admitted:
+            if not admitted:
+                await context.abort(
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    f"watches: namespace {namespace} has {self.limits.watches:,} WatchJob "
+                    "streams open, the most this server allows one client; close one "
+                    "(or poll GetJob)",
+                )
+            async for record in self.manager.watch(request.id, namespace):
                 yield pb.WatchJobResponse(job=job_message(record))
-        except asyncio.CancelledError:
-            code = grpc.StatusCode.CANCELLED
-            raise
-        except BaseException:
-            code = context.code() or grpc.StatusCode.UNKNOWN
-            raise
-        finally:
-            self.metrics.request("WatchJob", code)
 
-    @_counted
     async def CancelJob(
         self,
         request: pb.CancelJobRequest,
         context: Context[pb.CancelJobRequest, pb.CancelJobResponse],
     ) -> pb.CancelJobResponse:
+        namespace = caller(context).namespace
         await self._record(request.id, context)
         try:
-            record = await self.manager.cancel(request.id)
+            record = await self.manager.cancel(request.id, namespace)
         except JobFinished as err:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(err))
+        except JobNotFound as err:
+            await context.abort(grpc.StatusCode.NOT_FOUND, str(err))
         return pb.CancelJobResponse(job=job_message(record))
 
 
 class GameService(game_pb_grpc.GameServiceServicer):
     """The built-in games, and game files checked against the engine; no state, no Ray."""
 
-    def __init__(self, metrics: ServiceMetrics) -> None:
-        self.metrics = metrics
-
-    @_counted
     async def ListGames(
         self,
         request: game_pb.ListGamesRequest,
@@ -238,7 +250,6 @@ class GameService(game_pb_grpc.GameServiceServicer):
     ) -> game_pb.ListGamesResponse:
         return game_pb.ListGamesResponse(games=all_games())
 
-    @_counted
     async def GetGame(
         self,
         request: game_pb.GetGameRequest,
@@ -252,7 +263,6 @@ class GameService(game_pb_grpc.GameServiceServicer):
             await context.abort(grpc.StatusCode.NOT_FOUND, str(err))
         return game_pb.GetGameResponse(game=game)
 
-    @_counted
     async def CheckGame(
         self,
         request: game_pb.CheckGameRequest,
@@ -283,6 +293,13 @@ class ServerConfig:
     max_trials: int = DEFAULT_MAX_TRIALS
     max_in_flight: int | None = None
     ready_file: Path | None = None
+    store: str | None = None  # a postgresql:// URL; None keeps jobs.sqlite3 in data_dir
+    tokens: Path | None = None  # the tokens file; None serves one open namespace
+    insecure: bool = False  # serve a non-loopback address without tokens or a client CA
+    tls: TlsFiles = field(default_factory=TlsFiles)
+    limits: ClientLimits = field(default_factory=ClientLimits)
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    call_timeout: float = DEFAULT_CALL_TIMEOUT
 
 
 class StartupError(RuntimeError):
@@ -351,7 +368,7 @@ class _Started:
     """What serve() has started so far, stopped in reverse on the way out."""
 
     lock: DataDirLock | None = None
-    store: JobStore | None = None
+    store: Store | None = None
     metrics_server: Any = None
     cluster: RayCluster | None = None
 
@@ -377,6 +394,17 @@ async def serve(config: ServerConfig) -> None:
     host, port = _host_port(config.listen, "--listen")
     if not 1 <= config.max_trials <= MAX_TRIALS:
         raise StartupError(f"--max-trials must lie in 1..{MAX_TRIALS:,}, got {config.max_trials:,}")
+    try:
+        tokens = None if config.tokens is None else TokensFile(config.tokens)
+        credentials = server_credentials(config.tls)
+        check_exposure(
+            host,
+            tokens=tokens is not None,
+            client_ca=config.tls.client_ca is not None,
+            insecure=config.insecure,
+        )
+    except (TokensError, SecurityError) as err:
+        raise StartupError(str(err)) from None
     metrics_at = (
         _host_port(config.metrics_listen, "--metrics-listen") if config.metrics_listen else None
     )
@@ -384,7 +412,7 @@ async def serve(config: ServerConfig) -> None:
     try:
         try:
             started.lock = DataDirLock(config.data_dir)
-            started.store = store = JobStore(config.data_dir / "jobs.sqlite3")
+            started.store = store = open_store(config.store, config.data_dir)
         except StoreError as err:
             raise StartupError(str(err)) from None
         # Probe the ports with plain sockets now, and bind them for real only after Ray has
@@ -417,10 +445,20 @@ async def serve(config: ServerConfig) -> None:
                 raise StartupError(f"--metrics-listen {m_host}:{m_port}: {err.strerror}") from None
             metrics_address = f"{m_host}:{started.metrics_server.server_port}"
         server = grpc.aio.server(
-            interceptors=(MalformedRequests(),), options=[("grpc.so_reuseport", 0)]
+            interceptors=server_interceptors(metrics, tokens, config.call_timeout),
+            options=[
+                ("grpc.so_reuseport", 0),
+                ("grpc.max_receive_message_length", config.max_message_bytes),
+                # Connections of clients that went away unannounced end within minutes.
+                ("grpc.keepalive_time_ms", 60_000),
+                ("grpc.keepalive_timeout_ms", 20_000),
+            ],
         )
         try:
-            bound = server.add_insecure_port(f"{host}:{port}")
+            if credentials is None:
+                bound = server.add_insecure_port(f"{host}:{port}")
+            else:
+                bound = server.add_secure_port(f"{host}:{port}", credentials)
         except RuntimeError:
             raise StartupError(f"--listen {host}:{port}: cannot bind (address in use?)") from None
 
@@ -430,7 +468,7 @@ async def serve(config: ServerConfig) -> None:
         started.store = None  # the manager closes it, after its jobs stop
 
         try:
-            await _serve_jobs(config, server, manager, metrics, f"{host}:{bound}", metrics_address)
+            await _serve_jobs(config, server, manager, f"{host}:{bound}", metrics_address)
         finally:
             await manager.close()
     finally:
@@ -443,14 +481,13 @@ async def _serve_jobs(
     config: ServerConfig,
     server: grpc.aio.Server,
     manager: JobManager,
-    metrics: ServiceMetrics,
     address: str,
     metrics_address: str,
 ) -> None:
     """Resume the stored jobs, serve until a stop signal, then stop serving."""
-    pb_grpc.add_JobServiceServicer_to_server(JobService(manager, metrics), server)
-    game_pb_grpc.add_GameServiceServicer_to_server(GameService(metrics), server)
-    verify_pb_grpc.add_VerifyServiceServicer_to_server(VerifyService(metrics), server)
+    pb_grpc.add_JobServiceServicer_to_server(JobService(manager, config.limits), server)
+    game_pb_grpc.add_GameServiceServicer_to_server(GameService(), server)
+    verify_pb_grpc.add_VerifyServiceServicer_to_server(VerifyService(), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     services = (SERVICE_NAME, GAME_SERVICE_NAME, VERIFY_SERVICE_NAME)
@@ -465,8 +502,10 @@ async def _serve_jobs(
         for name in ("", *services):
             await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
         log.info(
-            "serving on %s (metrics %s); resumed %d jobs, %d could not resume",
+            "serving on %s (%s, %s; metrics %s); resumed %d jobs, %d could not resume",
             address,
+            "TLS" if config.tls.cert is not None else "plaintext",
+            "bearer tokens" if config.tokens is not None else "open, without tokens",
             metrics_address or "off",
             resumed,
             failed,

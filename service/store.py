@@ -14,6 +14,10 @@ A row this version cannot read — a specification of another version, or not JS
 still read, with ``spec`` None and ``spec_problem`` saying why: the server fails that job
 with the reason, and keeps every stored row as it was.
 
+Each job belongs to a namespace, the client that submitted it (service/auth.py): reads
+and changes that name a namespace see only its jobs, and another namespace's job reads as
+absent.  :meth:`JobStore.create` can hold a namespace to a number of jobs in flight.
+
 A job moves only along :data:`TRANSITIONS`; a finished job never changes again.  The
 store is not safe for concurrent use: the server calls it from one thread at a time,
 and :class:`DataDirLock` keeps a second server off the same data directory.
@@ -35,9 +39,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from service.auth import DEFAULT_NAMESPACE
 from simulations.spec import echo
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # The version of the canonical job mapping (service/jobfile.py: a job file's keys, with the
 # seed and shard size filled in) that create() stores.  Raise it, and teach the reading
 # side to upgrade the older versions, when that format changes incompatibly.
@@ -59,9 +64,11 @@ CREATE TABLE IF NOT EXISTS jobs (
     trials_done INTEGER NOT NULL DEFAULT 0,
     tally TEXT,
     estimate TEXT,
-    spec_version INTEGER NOT NULL DEFAULT 1
+    spec_version INTEGER NOT NULL DEFAULT 1,
+    namespace TEXT NOT NULL DEFAULT 'default'
 );
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state);
+CREATE INDEX IF NOT EXISTS jobs_namespace ON jobs (namespace, state);
 CREATE TABLE IF NOT EXISTS shards (
     job_id TEXT NOT NULL REFERENCES jobs (id),
     shard INTEGER NOT NULL,
@@ -73,13 +80,15 @@ CREATE TABLE IF NOT EXISTS shards (
 # Columns that earlier schemas lacked; an older store gains them on opening.  Version 1 had
 # no progress columns: the server fills them in from the stored shards (see
 # JobStore.without_progress).  Version 2 had no spec_version: its specifications are all of
-# version 1.
+# version 1.  Version 3 had no namespace: its jobs are the default namespace's, the one a
+# server without tokens serves (a token minted for namespace 'default' sees them).
 _ADDED_COLUMNS = (
     ("shards_done", "INTEGER NOT NULL DEFAULT 0"),
     ("trials_done", "INTEGER NOT NULL DEFAULT 0"),
     ("tally", "TEXT"),
     ("estimate", "TEXT"),
     ("spec_version", "INTEGER NOT NULL DEFAULT 1"),
+    ("namespace", f"TEXT NOT NULL DEFAULT '{DEFAULT_NAMESPACE}'"),
 )
 MAX_SEQ = 2**63 - 1  # SQLite's largest integer
 
@@ -121,6 +130,19 @@ class StateConflict(RuntimeError):
         self.current = current
 
 
+class TooManyJobs(RuntimeError):
+    """A namespace already has its limit of jobs queued or running."""
+
+    def __init__(self, namespace: str, count: int, limit: int) -> None:
+        super().__init__(
+            f"jobs in flight: namespace {namespace} has {count:,} jobs queued or running, "
+            f"the most this server allows one client ({limit:,}); wait for one to end "
+            "or cancel one"
+        )
+        self.namespace = namespace
+        self.limit = limit
+
+
 class StoreError(RuntimeError):
     """The data directory cannot be used (not a folder, locked by another server, ...)."""
 
@@ -146,6 +168,7 @@ class JobRecord:
     estimate: dict[str, Any] | None
     spec_version: int = SPEC_VERSION
     spec_problem: str = ""
+    namespace: str = DEFAULT_NAMESPACE
 
 
 @dataclass(frozen=True)
@@ -260,32 +283,61 @@ class JobStore:
 
     # -- jobs ------------------------------------------------------------------------------
 
-    def create(self, kind: str, spec: dict[str, Any], trials: int, shards_total: int) -> JobRecord:
+    def create(
+        self,
+        kind: str,
+        spec: dict[str, Any],
+        trials: int,
+        shards_total: int,
+        *,
+        namespace: str = DEFAULT_NAMESPACE,
+        max_unfinished: int | None = None,
+    ) -> JobRecord:
+        """Store a queued job in ``namespace``; ``TooManyJobs`` if that namespace already
+        has ``max_unfinished`` jobs queued or running (counted and written in one
+        transaction, so two submissions at once cannot both pass the limit)."""
         now = time.time()
         job_id = "job-" + secrets.token_hex(6)
-        self._db.execute(
-            "INSERT INTO jobs (id, kind, state, spec, spec_version, trials, shards_total,"
-            " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                job_id,
-                kind,
-                JobState.QUEUED,
-                json.dumps(spec),
-                SPEC_VERSION,
-                trials,
-                shards_total,
-                now,
-                now,
-            ),
-        )
+        with self._transaction():
+            if max_unfinished is not None:
+                count = int(
+                    self._db.execute(
+                        "SELECT COUNT(*) FROM jobs WHERE namespace = ? AND state IN (?, ?)",
+                        (namespace, JobState.QUEUED, JobState.RUNNING),
+                    ).fetchone()[0]
+                )
+                if count >= max_unfinished:
+                    raise TooManyJobs(namespace, count, max_unfinished)
+            self._db.execute(
+                "INSERT INTO jobs (id, kind, state, spec, spec_version, trials, shards_total,"
+                " created, updated, namespace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    job_id,
+                    kind,
+                    JobState.QUEUED,
+                    json.dumps(spec),
+                    SPEC_VERSION,
+                    trials,
+                    shards_total,
+                    now,
+                    now,
+                    namespace,
+                ),
+            )
         record = self.get(job_id)
         assert record is not None
         return record
 
-    def get(self, job_id: str) -> JobRecord | None:
-        """One job, read from its own row alone (never from its shards)."""
-        row = self._db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
-        return None if row is None else _record(row)
+    def get(self, job_id: str, namespace: str | None = None) -> JobRecord | None:
+        """One job, read from its own row alone (never from its shards); with a
+        ``namespace``, only a job of that namespace (another's is None, as if absent)."""
+        if namespace is None:
+            row = self._db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        else:
+            row = self._db.execute(
+                "SELECT * FROM jobs WHERE id = ? AND namespace = ?", (job_id, namespace)
+            ).fetchone()
+        return None if row is None else record_from_row(row)
 
     def set_state(
         self,
@@ -294,14 +346,17 @@ class JobStore:
         *,
         result: dict[str, Any] | None = None,
         error: str = "",
+        namespace: str | None = None,
     ) -> JobRecord:
-        """Move a job to ``state``; ``StateConflict`` if its current state does not allow it."""
+        """Move a job to ``state``; ``StateConflict`` if its current state does not allow it
+        (or, with a ``namespace``, the job is not one of that namespace's: as if absent)."""
         allowed = [s.value for s, targets in TRANSITIONS.items() if state in targets]
         marks = ", ".join("?" * len(allowed))
+        scope = "" if namespace is None else " AND namespace = ?"
         with self._transaction():
             changed = self._db.execute(
                 f"UPDATE jobs SET state = ?, result = ?, error = ?, updated = ?"
-                f" WHERE id = ? AND state IN ({marks})",
+                f" WHERE id = ? AND state IN ({marks}){scope}",
                 (
                     state,
                     None if result is None else json.dumps(result),
@@ -309,9 +364,10 @@ class JobStore:
                     time.time(),
                     job_id,
                     *allowed,
+                    *(() if namespace is None else (namespace,)),
                 ),
             ).rowcount
-            record = self.get(job_id)
+            record = self.get(job_id, namespace)
         if not changed:
             raise StateConflict(job_id, None if record is None else record.state, state)
         assert record is not None
@@ -373,14 +429,14 @@ class JobStore:
             "SELECT * FROM jobs WHERE tally IS NULL"
             " AND EXISTS (SELECT 1 FROM shards WHERE shards.job_id = jobs.id) ORDER BY seq"
         )
-        return [_record(row) for row in rows]
+        return [record_from_row(row) for row in rows]
 
     def unfinished(self) -> list[JobRecord]:
         rows = self._db.execute(
             "SELECT * FROM jobs WHERE state IN (?, ?) ORDER BY seq",
             (JobState.QUEUED, JobState.RUNNING),
         )
-        return [_record(row) for row in rows]
+        return [record_from_row(row) for row in rows]
 
     def page(
         self,
@@ -389,10 +445,15 @@ class JobStore:
         token: str = "",
         state: JobState | None = None,
         kind: str = "",
+        namespace: str | None = None,
     ) -> tuple[list[JobRecord], str]:
-        """Jobs newest first after the page ``token``; returns them and the next token."""
+        """Jobs newest first after the page ``token`` (of ``namespace`` only, if given);
+        returns them and the next token."""
         clauses = ["seq < ?"]
         params: list[Any] = [decode_page_token(token) if token else MAX_SEQ]
+        if namespace is not None:
+            clauses.append("namespace = ?")
+            params.append(namespace)
         if state is not None:
             clauses.append("state = ?")
             params.append(state)
@@ -406,7 +467,7 @@ class JobStore:
         more = len(rows) > size
         rows = rows[:size]
         next_token = encode_page_token(int(rows[-1]["seq"])) if more and rows else ""
-        return [_record(row) for row in rows], next_token
+        return [record_from_row(row) for row in rows], next_token
 
     def counts(self) -> list[tuple[str, str, int]]:
         """(kind, state, jobs) for every kind and state that has jobs.
@@ -447,7 +508,7 @@ def _json(text: str | None) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _spec(row: sqlite3.Row) -> tuple[dict[str, Any] | None, int, str]:
+def _spec(row: Mapping[str, Any]) -> tuple[dict[str, Any] | None, int, str]:
     """A row's specification, its version, and why it cannot be read ('' when it can)."""
     version = row["spec_version"]
     if not isinstance(version, int) or isinstance(version, bool):
@@ -471,7 +532,8 @@ def _spec(row: sqlite3.Row) -> tuple[dict[str, Any] | None, int, str]:
     return spec, version, ""
 
 
-def _record(row: sqlite3.Row) -> JobRecord:
+def record_from_row(row: Mapping[str, Any]) -> JobRecord:
+    """A stored job from its row, as SQLite's or PostgreSQL's driver gives it by name."""
     spec, spec_version, spec_problem = _spec(row)
     return JobRecord(
         id=row["id"],
@@ -490,4 +552,5 @@ def _record(row: sqlite3.Row) -> JobRecord:
         trials_done=int(row["trials_done"]),
         tally=_json(row["tally"]),
         estimate=_json(row["estimate"]),
+        namespace=row["namespace"],
     )

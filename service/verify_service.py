@@ -17,13 +17,11 @@ import threading
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import grpc
 
 from service.api.cardroom.v1 import verify_service_pb2 as vpb
 from service.api.cardroom.v1 import verify_service_pb2_grpc as vpb_grpc
-from service.metrics import ServiceMetrics
 from simulations.spec import echo
 from simulations.verify.results import (
     Difference,
@@ -221,24 +219,13 @@ def file_reports(response: vpb.VerifyResponse) -> list[FileReport]:
 class VerifyService(vpb_grpc.VerifyServiceServicer):
     """Scenario files checked against the engine, off the event loop; no state, no Ray."""
 
-    def __init__(self, metrics: ServiceMetrics, concurrent_runs: int = MAX_CONCURRENT_RUNS) -> None:
-        self.metrics = metrics
+    def __init__(self, concurrent_runs: int = MAX_CONCURRENT_RUNS) -> None:
         self._runs = asyncio.Semaphore(concurrent_runs)
 
     async def Verify(
         self, request: vpb.VerifyRequest, context: Context[vpb.VerifyRequest, vpb.VerifyResponse]
     ) -> vpb.VerifyResponse:
-        code: Any = grpc.StatusCode.OK
-        try:
-            return await self._verify(request, context)
-        except asyncio.CancelledError:
-            code = grpc.StatusCode.CANCELLED
-            raise
-        except BaseException:
-            code = context.code() or grpc.StatusCode.UNKNOWN
-            raise
-        finally:
-            self.metrics.request("Verify", code)
+        return await self._verify(request, context)
 
     async def _verify(
         self, request: vpb.VerifyRequest, context: Context[vpb.VerifyRequest, vpb.VerifyResponse]

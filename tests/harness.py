@@ -10,7 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -75,9 +75,13 @@ def running_server(data_dir: Path, **kwargs: object) -> Iterator[Server]:
 
 
 def cardroom(
-    *args: str, address: str | None = None, timeout: float = 600
+    *args: str,
+    address: str | None = None,
+    timeout: float = 600,
+    environment: Mapping[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     extra = {"CARDROOM_ADDRESS": address} if address else {}
+    extra.update(environment or {})
     return subprocess.run(
         [sys.executable, "-m", "service.cli", *args],
         capture_output=True,

@@ -67,6 +67,27 @@ def assert_from_game_indices(
 # --- the hand state machine ---------------------------------------------------------------------
 
 
+def remembering(hand_type: Any) -> Any:
+    """``hand_type`` with its ``from_game`` remembered for one game: pokerkit values a
+    player's cards again for every pot and to decide whether he shows or mucks, by the
+    best of every five-card hand each time, which was most of these tests' time.  The
+    value is pokerkit's own (its method, called once per distinct set of cards), and a
+    fresh class for each game keeps the memory to one hand."""
+    seen: dict[tuple[tuple[Any, ...], tuple[Any, ...]], Any] = {}
+    evaluate = hand_type.from_game
+
+    class Remembering(hand_type):
+        @classmethod
+        def from_game(cls, hole_cards: Iterable[Any], board_cards: Iterable[Any] = ()) -> Any:
+            key = (tuple(hole_cards), tuple(board_cards))
+            if key not in seen:  # a ValueError (no hand of these cards) is not remembered
+                seen[key] = evaluate(*key)
+            return seen[key]
+
+    Remembering.__name__ = Remembering.__qualname__ = hand_type.__name__
+    return Remembering
+
+
 def cash_game(
     streets: Sequence[Any],
     betting_structure: Any,
@@ -82,7 +103,7 @@ def cash_game(
     return pokerkit.State(
         AUTOMATIONS,
         pokerkit.Deck.STANDARD,
-        hand_types,
+        tuple(remembering(hand_type) for hand_type in hand_types),
         streets,
         betting_structure,
         True,

@@ -16,15 +16,16 @@ import pokerkit
 import pytest
 from pokerkit import BettingStructure, Opening, State, Street
 
-from simulations.cards import format_card
 from simulations.engine.game import holdem, omaha
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Limit, Stakes
 from simulations.engine.phases import Deal
 from tests.pokerkit_oracle import (
+    PK_CARDS,
     assert_same_final_stacks,
     assert_same_wager,
     cash_game,
+    pk_cards,
     play_on,
     pokerkit_splits_a_pot_nobody_qualifies_for,
 )
@@ -89,11 +90,11 @@ def _play_one(limit: Limit, seed: int, omaha_types: tuple[Any, ...] = ()) -> boo
         if state.can_deal_hole():
             seat = seat_of[state.hole_dealee_index]
             dealt = len(state.hole_cards[state.hole_dealee_index])
-            state.deal_hole(format_card(hand.hole[seat][dealt]))
+            state.deal_hole(PK_CARDS[hand.hole[seat][dealt]])
         elif state.can_deal_board():
             count = state.street.board_dealing_count
             cards = hand.board[board_dealt : board_dealt + count]
-            state.deal_board("".join(format_card(c) for c in cards))
+            state.deal_board(pk_cards(cards))
             board_dealt += count
         elif state.actor_index is not None and hand.actor is None:
             # pokerkit still offers a check where no bet could be answered (everyone else

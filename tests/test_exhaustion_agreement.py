@@ -150,11 +150,17 @@ def test_the_comparison_can_fail() -> None:
     assert len(_mismatches(five, _seeds(200))) > 50
 
 
-def _agree_at_volume(model: ExhaustionModel, hands: int) -> dict[str, int]:
-    """``hands`` hands through the kernel and through the reference engine; the outcomes
-    must agree hand for hand.  Returns how many hands needed each procedure."""
+VOLUME = 100_000  # hands in each volume test, in BLOCKS cases (run side by side)
+BLOCKS = 4
+
+
+def _agree_at_volume(model: ExhaustionModel, block: int) -> dict[str, int]:
+    """Block ``block`` of :data:`VOLUME` hands through the kernel and through the reference
+    engine; the outcomes must agree hand for hand.  Returns how many hands needed each
+    procedure."""
     table = model.table(model.players[0])
-    seeds = _seeds(hands)
+    size = VOLUME // BLOCKS
+    seeds = _seeds(VOLUME)[block * size : (block + 1) * size]
     outcomes, lives = table.play(seeds)
     found, alive = _reference(table, seeds)
     reference = np.array(found, dtype=np.int64)
@@ -165,18 +171,20 @@ def _agree_at_volume(model: ExhaustionModel, hands: int) -> dict[str, int]:
 
 
 @pytest.mark.slow
-def test_eight_handed_stud_with_folding_agrees_for_100_000_hands() -> None:
+@pytest.mark.parametrize("block", range(BLOCKS))
+def test_eight_handed_stud_with_folding_agrees_for_100_000_hands(block: int) -> None:
     model = ExhaustionModel("F7S", (8, 8), fold_chance=0.1)
-    counts = _agree_at_volume(model, 100_000)
+    counts = _agree_at_volume(model, block)
     # Every procedure of the rule is exercised, and none always.
-    assert all(0 < c < 100_000 for c in counts.values()), counts
+    assert all(0 < c < VOLUME // BLOCKS for c in counts.values()), counts
 
 
 @pytest.mark.slow
-def test_eight_handed_five_card_draw_agrees_for_100_000_hands() -> None:
+@pytest.mark.parametrize("block", range(BLOCKS))
+def test_eight_handed_five_card_draw_agrees_for_100_000_hands(block: int) -> None:
     model = ExhaustionModel("F5CD", (8, 8), ExhaustionRule.DRAW_OTHERS_DISCARDS, fold_chance=0.1)
-    counts = _agree_at_volume(model, 100_000)
-    assert all(0 < c < 100_000 for c in counts.values()), counts
+    counts = _agree_at_volume(model, block)
+    assert all(0 < c < VOLUME // BLOCKS for c in counts.values()), counts
 
 
 def test_the_reference_hand_shows_the_procedures() -> None:

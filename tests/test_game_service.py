@@ -20,6 +20,7 @@ from service import server as server_module
 from service.api.cardroom.v1 import game_service_pb2 as game_pb
 from service.api.cardroom.v1 import game_service_pb2_grpc as game_pb_grpc
 from service.games import MAX_GAME_TEXT_BYTES
+from service.interceptors import counted
 from service.metrics import ServiceMetrics
 from simulations.engine.gamefile import GutsEntry, load_any_game_file
 from simulations.engine.guts_game import (
@@ -481,9 +482,9 @@ def test_an_engine_failure_is_internal_not_unknown(monkeypatch: pytest.MonkeyPat
     registry = CollectorRegistry()
     metrics = ServiceMetrics(registry, list)
     context = _Context()
-    service = server_module.GameService(metrics)
+    check = counted(server_module.GameService().CheckGame, "CheckGame", metrics)
     with pytest.raises(_Aborted):
-        asyncio.run(service.CheckGame(game_pb.CheckGameRequest(text=EXAMPLE), context))
+        asyncio.run(check(game_pb.CheckGameRequest(text=EXAMPLE), context))
     assert context.status == (
         grpc.StatusCode.INTERNAL,
         "text: the engine failed while checking this game file",

@@ -50,6 +50,19 @@ def test_half_kill() -> None:
     assert hand.legal_actions().wager == (12, 12)
 
 
+def test_kill_left_of_the_big_blind_still_acts_last() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Kill game': 'the player with the kill blind acts last
+    after the big blind regardless of where they are seated in relation to the dealer
+    button' — also when he sits right after the big blind, where the action would begin."""
+    hand = _hand(Fraction(2), (10, 20), Stakes(20, 40), kill_seat=D)
+    order = []
+    while hand.street == 0:
+        legal = hand.legal_actions()
+        order.append(legal.seat)
+        hand.act(Action.check() if legal.can_check else Action.call())
+    assert order == [E, A, B, C, D]
+
+
 def test_bad_kills() -> None:
     with pytest.raises(ValueError, match="already posted"):
         _hand(Fraction(2), (10, 20), Stakes(20, 40), kill_seat=C)

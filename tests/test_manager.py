@@ -17,6 +17,7 @@ from service.jobfile import job_from_mapping
 from service.manager import JobManager
 from service.metrics import ServiceMetrics
 from service.store import JobState, JobStore, Progress
+from service.stores import Store
 from tests import dice_kind
 from tests.test_store import write_schema_1_store
 from workers.job import Job
@@ -55,9 +56,15 @@ class GatedPool:
         return job.run_shard(index), 0.01
 
 
-def run_manager(path: Path, slots: int, body: Callable[[JobManager, GatedPool], Awaitable[T]]) -> T:
+def run_manager(
+    path: Path | Callable[[], Store],
+    slots: int,
+    body: Callable[[JobManager, GatedPool], Awaitable[T]],
+) -> T:
+    """``body`` run with a manager over the store at ``path`` (or the one ``path`` opens)."""
+
     async def main() -> T:
-        store = JobStore(path)
+        store = JobStore(path) if isinstance(path, Path) else path()
         pool = GatedPool(slots)
         metrics = ServiceMetrics(CollectorRegistry(), store.counts)
         manager = JobManager(store, pool, metrics, max_trials=10**9)  # type: ignore[arg-type]

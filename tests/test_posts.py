@@ -85,3 +85,18 @@ def test_bad_posts() -> None:
     with pytest.raises(ValueError, match="no blinds"):
         game = holdem(Limit.NO, blinds=(), ante=1)
         Hand(game, [10] * 3, button=0, rng=np.random.default_rng(1), posts=(Post(1),))
+
+
+def test_a_small_blind_above_the_big_blind_is_refused() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Blinds': 'the player after the dealer blinds about
+    half of what would be a normal bet, and the next player blinds what would be a whole
+    bet', and 'Players to act must call the complete amount of the big blind': the last
+    blind is the largest.  Blinds of 2 and 1 once left the small blind a call of -1."""
+    from simulations.engine.game import ForcedBets
+
+    with pytest.raises(ValueError, match="the largest blind"):
+        ForcedBets(blinds=(2, 1))
+    with pytest.raises(ValueError, match="the largest blind"):
+        holdem(Limit.NO, blinds=(1, 3, 2))
+    assert ForcedBets(blinds=(2, 2)).blinds == (2, 2)  # equal blinds are blinds
+    assert ForcedBets(blinds=(1, 1, 2), first_blind_on_button=True).blinds == (1, 1, 2)

@@ -1,5 +1,8 @@
 """The job store: legal state changes only, reads that never touch shard rows, page tokens,
-one server per data directory, and stores written by the first schema."""
+namespaces and their limit of jobs in flight, one server per data directory, and stores
+written by earlier schemas.  The tests of the store's behaviour run against SQLite and
+against PostgreSQL (a server of the test's own, tests/postgres.py); those of SQLite's
+files and migrations against SQLite alone."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,9 +26,13 @@ from service.store import (
     Progress,
     StateConflict,
     StoreError,
+    TooManyJobs,
     decode_page_token,
     encode_page_token,
 )
+from service.store_postgres import PostgresJobStore
+from service.stores import Store
+from tests.postgres import postgres  # noqa: F401  (the fixture)
 
 SPEC = {"kind": "bad_beat", "hands": 30, "seed": 5, "shard_size": 10, "game": {"players": 6}}
 
@@ -33,12 +41,25 @@ def _progress(shards: int, hands: int) -> Progress:
     return Progress(shards, hands, {"hands": hands, "jackpot_hands": 0}, None)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """An empty store of each kind."""
+    if request.param == "sqlite":
+        opened: Store = JobStore(tmp_path / "jobs.sqlite3")
+    else:
+        opened = PostgresJobStore(request.getfixturevalue("postgres").fresh_url())
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
 @pytest.fixture()
-def store(tmp_path: Path) -> JobStore:
+def sqlite_store(tmp_path: Path) -> JobStore:
     return JobStore(tmp_path / "jobs.sqlite3")
 
 
-def test_a_finished_job_never_changes_state(store: JobStore) -> None:
+def test_a_finished_job_never_changes_state(store: Store) -> None:
     """A job cancelled through one server later showed "succeeded": set_state did not look
     at the current state.  Every finished state now refuses every change."""
     job = store.create("bad_beat", SPEC, 30, 3)
@@ -63,7 +84,7 @@ ALLOWED = {
 }
 
 
-def test_only_the_legal_transitions_are_allowed(store: JobStore) -> None:
+def test_only_the_legal_transitions_are_allowed(store: Store) -> None:
     assert {(a.value, b.value) for a, targets in TRANSITIONS.items() for b in targets} == ALLOWED
     for start in (JobState.QUEUED, JobState.RUNNING):
         for target in JobState:
@@ -81,7 +102,7 @@ def test_only_the_legal_transitions_are_allowed(store: JobStore) -> None:
         store.set_state("job-000000000000", JobState.CANCELLED)
 
 
-def test_a_shard_of_a_job_no_longer_running_is_not_stored(store: JobStore) -> None:
+def test_a_shard_of_a_job_no_longer_running_is_not_stored(store: Store) -> None:
     job = store.create("bad_beat", SPEC, 30, 3)
     store.set_state(job.id, JobState.RUNNING)
     assert store.save_shard(job.id, 0, {"hands": 10, "jackpot_hands": 0}, 0.1, _progress(1, 10))
@@ -95,10 +116,11 @@ def test_a_shard_of_a_job_no_longer_running_is_not_stored(store: JobStore) -> No
     assert store.shard_indices(job.id) == {0}
 
 
-def test_reading_a_job_does_not_touch_its_shard_rows(store: JobStore) -> None:
+def test_reading_a_job_does_not_touch_its_shard_rows(sqlite_store: JobStore) -> None:
     """GetJob and ListJobs re-read and decoded every shard row of a finished job: reads of a
     job must cost one row whatever its number of shards.  SQLite's authorizer reports every
     table a statement reads, so this is what the database itself was asked for."""
+    store = sqlite_store
     job = store.create("bad_beat", SPEC, 2_000, 200)
     store.set_state(job.id, JobState.RUNNING)
     for shard in range(200):
@@ -137,7 +159,7 @@ def test_reading_a_job_does_not_touch_its_shard_rows(store: JobStore) -> None:
         "x" * 100_000,
     ],
 )
-def test_forged_page_tokens_are_refused_briefly(store: JobStore, token: str) -> None:
+def test_forged_page_tokens_are_refused_briefly(store: Store, token: str) -> None:
     with pytest.raises(ValueError, match=r"page_token: .* is not one this server issued") as err:
         store.page(size=5, token=token)
     assert len(str(err.value)) < 120
@@ -225,7 +247,7 @@ def test_a_schema_1_store_opens_with_its_jobs_and_shards(tmp_path: Path) -> None
     assert store.without_progress() == []
     store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         assert db.execute("SELECT spec_version FROM jobs").fetchall() == [(1,)]
 
 
@@ -296,7 +318,8 @@ def test_a_specification_this_version_cannot_read_is_read_as_a_problem(
     assert stored == (spec_text,)
 
 
-def test_unreadable_progress_and_results_read_as_absent(store: JobStore) -> None:
+def test_unreadable_progress_and_results_read_as_absent(sqlite_store: JobStore) -> None:
+    store = sqlite_store
     job = store.create("bad_beat", SPEC, 30, 3)
     store._db.execute(
         "UPDATE jobs SET tally = '{oops', estimate = '[]', result = 'null' WHERE id = ?",
@@ -304,3 +327,58 @@ def test_unreadable_progress_and_results_read_as_absent(store: JobStore) -> None
     )
     record = store.get(job.id)
     assert record is not None and (record.tally, record.estimate, record.result) == (None,) * 3
+
+
+def write_schema_3_store(path: Path) -> None:
+    """A store as schema 3 wrote it (spec versions, no namespaces): one running job."""
+    write_schema_2_store(path)
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE jobs ADD COLUMN spec_version INTEGER NOT NULL DEFAULT 1")
+        db.execute("PRAGMA user_version = 3")
+
+
+def test_a_schema_3_store_puts_its_jobs_in_the_default_namespace(tmp_path: Path) -> None:
+    """The jobs of a server from before tokens are the open namespace's, 'default': a server
+    without tokens keeps serving them, and a token minted for 'default' sees them."""
+    path = tmp_path / "jobs.sqlite3"
+    write_schema_3_store(path)
+    store = JobStore(path)
+    record = store.get("job-00000000000a", "default")
+    assert record is not None and record.namespace == "default" and record.spec == SPEC
+    assert store.get("job-00000000000a", "alice") is None
+    assert store.create("bad_beat", SPEC, 30, 3).namespace == "default"
+    store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        indexes = {row[1] for row in db.execute("PRAGMA index_list(jobs)")}
+    assert "jobs_namespace" in indexes
+
+
+def test_a_namespace_sees_and_changes_only_its_own_jobs(store: Store) -> None:
+    mine = store.create("bad_beat", SPEC, 30, 3, namespace="alice")
+    theirs = store.create("bad_beat", SPEC, 30, 3, namespace="bob")
+    assert store.get(mine.id, "alice") == mine and store.get(mine.id, "bob") is None
+    assert store.get(mine.id) == mine  # the server's own reads see every namespace
+    assert [r.id for r in store.page(size=10, namespace="alice")[0]] == [mine.id]
+    assert [r.id for r in store.page(size=10)[0]] == [theirs.id, mine.id]
+    with pytest.raises(StateConflict) as conflict:
+        store.set_state(mine.id, JobState.CANCELLED, namespace="bob")
+    assert conflict.value.current is None  # as for an id never issued
+    record = store.get(mine.id)
+    assert record is not None and record.state is JobState.QUEUED
+    assert store.set_state(mine.id, JobState.CANCELLED, namespace="alice").state is (
+        JobState.CANCELLED
+    )
+
+
+def test_a_namespace_holds_at_most_its_limit_of_jobs_in_flight(store: Store) -> None:
+    first = store.create("bad_beat", SPEC, 30, 3, namespace="alice", max_unfinished=2)
+    second = store.create("bad_beat", SPEC, 30, 3, namespace="alice", max_unfinished=2)
+    store.set_state(second.id, JobState.RUNNING)
+    with pytest.raises(TooManyJobs) as refused:
+        store.create("bad_beat", SPEC, 30, 3, namespace="alice", max_unfinished=2)
+    assert str(refused.value).startswith("jobs in flight: namespace alice has 2 jobs queued")
+    assert len(store.page(size=10, namespace="alice")[0]) == 2  # nothing was stored
+    store.create("bad_beat", SPEC, 30, 3, namespace="bob", max_unfinished=2)  # its own count
+    store.set_state(first.id, JobState.CANCELLED)  # a finished job holds no place
+    store.create("bad_beat", SPEC, 30, 3, namespace="alice", max_unfinished=2)

@@ -15,11 +15,11 @@ import pokerkit
 import pytest
 from pokerkit import BettingStructure, Opening, State, Street
 
-from simulations.cards import format_card
 from simulations.engine.game import razz, seven_card_stud, seven_card_stud_eight
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Stakes
 from tests.pokerkit_oracle import (
+    PK_CARDS,
     assert_same_final_stacks,
     assert_same_wager,
     cash_game,
@@ -84,7 +84,7 @@ def _play_one(variant: str, seed: int) -> bool:
             player = state.hole_dealee_index
             assert player is not None
             dealt = len(state.hole_cards[player])
-            state.deal_hole(format_card(hand.hole[player][dealt]))
+            state.deal_hole(PK_CARDS[hand.hole[player][dealt]])
         elif state.actor_index is not None and hand.actor is None:
             # pokerkit still offers a check where no bet could be answered; ours skips it.
             assert state.checking_or_calling_amount == 0

@@ -581,3 +581,48 @@ def differences_in(body: str, base: Path) -> list[Difference]:
     result = run(body, "", base)
     assert result.outcome is Outcome.FAILED, result.message or result
     return list(result.differences)
+
+
+REFUSED_SETUP = """
+[[scenario]]
+name = "refused"
+game = "NT"
+starting_stacks = [100, 100, 100, 100]
+blinds_or_straddles = [1, 2, {straddle}]
+[scenario.expect]
+refused_setup = "{phrase}"
+"""
+
+
+@pytest.mark.parametrize(
+    ("straddle", "phrase", "outcome", "shown"),
+    [
+        ("3", "a straddle must be a raise", Outcome.PASSED, ""),
+        ("3", "BLINDS_OR_STRADDLES: the hand cannot be dealt", Outcome.PASSED, ""),
+        ("3", "cannot cover", Outcome.FAILED, "at least 4, got 3"),
+        ("4", "a straddle must be a raise", Outcome.FAILED, "the hand was dealt"),
+    ],
+)
+def test_a_setup_expected_refused(straddle: str, phrase: str, outcome: Outcome, shown: str) -> None:
+    """expect.refused_setup: passed when the setup is refused with the phrase (any case, the
+    field named included); failed, showing the refusal or that the hand was dealt, else."""
+    report = verify_text(REFUSED_SETUP.format(straddle=straddle, phrase=phrase), "x.toml")
+    [result] = report.results
+    assert result.outcome is outcome, result
+    if shown:
+        assert any(shown in d.actual for d in result.differences), result.differences
+
+
+def test_a_setup_refused_by_the_game_file_reader() -> None:
+    """A house configuration the game-file reader refuses is a refused setup too."""
+    text = """
+[[scenario]]
+name = "too many players"
+game = "NT"
+starting_stacks = [100, 100]
+options.players = [2, 23]
+[scenario.expect]
+refused_setup = "may need 54"
+"""
+    [result] = verify_text(text, "x.toml").results
+    assert result.outcome is Outcome.PASSED, result

@@ -23,6 +23,7 @@ from prometheus_client import CollectorRegistry
 
 from service.api.cardroom.v1 import verify_service_pb2 as vpb
 from service.api.cardroom.v1 import verify_service_pb2_grpc as vpb_grpc
+from service.interceptors import counted
 from service.metrics import ServiceMetrics
 from service.verify_service import (
     MAX_FILES,
@@ -408,8 +409,12 @@ def _install_runner(monkeypatch: pytest.MonkeyPatch, verify_text: object) -> Non
 
 
 def _service() -> tuple[VerifyService, CollectorRegistry]:
+    """The service with its calls counted as the server's metrics interceptor counts them."""
     registry = CollectorRegistry()
-    return VerifyService(ServiceMetrics(registry, list)), registry
+    service = VerifyService()
+    metrics = ServiceMetrics(registry, list)
+    service.Verify = counted(service.Verify, "Verify", metrics)  # type: ignore[method-assign]
+    return service, registry
 
 
 def test_files_are_checked_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:

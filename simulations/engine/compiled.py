@@ -42,6 +42,7 @@ COMPILED: tuple[str, ...] = (
     "settle",
     "showdown",
     "split_hands",
+    "wagers",
 )
 SHARED_LIBRARY = "_native__mypyc"
 ENGINE = Path(__file__).resolve().parent

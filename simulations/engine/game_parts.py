@@ -140,6 +140,9 @@ class ForcedBets:
             raise ValueError("a game opens with blinds or with a bring-in, not both")
         if len(self.blinds) > 3:
             raise ValueError(f"at most three blinds, got {len(self.blinds)}")
+        if any(blind > self.blinds[-1] for blind in self.blinds):
+            # 'Players to act must call the complete amount of the big blind': the last.
+            raise ValueError(f"the big blind, the last, is the largest blind: got {self.blinds}")
         if self.first_blind_on_button and len(self.blinds) != 3:
             raise ValueError("only a three-blind structure puts a blind on the button")
 

@@ -175,6 +175,9 @@ class ForcedPosting:
         # (the big blind), player E (the kill blind)'
         order = [s for s in clockwise(self._big_blind_seat + 1, self.n) if s != seat]
         self._cycle = [*order, seat]
+        # The first of that order opens: left of the big blind, or, where the kill blind sits
+        # there, the player after it ('regardless of where they are seated').
+        self._first_actor_after = (order[0] - 1) % self.n
 
     def _post_straddles(self, straddles: Sequence[tuple[int, int]]) -> None:
         """Post voluntary straddles, each a live blind raise (Rules 002, 'Straddle bets').

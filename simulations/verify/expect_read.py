@@ -45,7 +45,21 @@ def read_expect(
     jackpot = None if jackpot_table is None else _jackpot(jackpot_table, players)
     legal = tuple(_legal(t, i, players) for i, t in enumerate(expect.tables("legal")))
     refused = tuple(_refused(t, i, players) for i, t in enumerate(expect.tables("refused")))
+    refused_setup = expect.string("refused_setup")
     expect.finish()
+    if refused_setup is not None:
+        if not refused_setup.strip():
+            raise ScenarioError(
+                expect.field("refused_setup"), "is a phrase of the refusal's message, not empty"
+            )
+        others = [key for key in expect.data if key != "refused_setup"]
+        if others or finishing is not None:
+            other = expect.field(others[0]) if others else "finishing_stacks"
+            raise ScenarioError(
+                other,
+                "a hand whose setup is refused (expect.refused_setup) is never played: "
+                "nothing else can be expected of it",
+            )
     if finished is False:
         for key in _SETTLED:
             if expect.has(key):
@@ -70,6 +84,7 @@ def read_expect(
         jackpot=jackpot,
         legal=legal,
         refused=refused,
+        refused_setup=refused_setup,
     )
 
 

@@ -7,8 +7,10 @@ Seats count from 0 here (PHH's ``p1`` is seat 0); the files and every message na
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from simulations.cards import Card
+from simulations.engine.forced import Post
 from simulations.engine.game import GameDefinition
 from simulations.phh.lines import Line
 from simulations.verify.fields import Number
@@ -88,7 +90,9 @@ class JackpotCheck:
 
 @dataclass(frozen=True)
 class Expectations:
-    """Everything ``expect`` (and PHH's ``finishing_stacks``) asks of the hand."""
+    """Everything ``expect`` (and PHH's ``finishing_stacks``) asks of the hand;
+    ``refused_setup``: instead, that the hand is refused before a card is dealt, with a
+    message holding this phrase."""
 
     stacks: tuple[Number, ...] | None = None
     finishing_stacks: tuple[Number, ...] | None = None
@@ -101,13 +105,14 @@ class Expectations:
     jackpot: JackpotCheck | None = None
     legal: tuple[LegalCheck, ...] = ()
     refused: tuple[RefusedCheck, ...] = ()
+    refused_setup: str | None = None
 
 
 @dataclass(frozen=True)
 class Scenario:
     """One hand ready to deal: the game with the house's options and the hand's stakes laid
-    on, the stacks and button, the cards (a deck order or a seed) and the action lines
-    (``lines[i]`` is ``actions[i]``)."""
+    on, the stacks and button, the straddles, posts and kill blind, the cards (a deck order or
+    a seed) and the action lines (``lines[i]`` is ``actions[i]``)."""
 
     file: str
     name: str
@@ -116,6 +121,8 @@ class Scenario:
     stacks: tuple[int, ...]
     button: int
     straddles: tuple[tuple[int, int], ...]
+    posts: tuple[Post, ...]
+    kill: tuple[int, Fraction] | None
     deck: tuple[Card, ...] | None
     seed: int | None
     lines: tuple[Line, ...]

@@ -37,8 +37,9 @@ def named(text: str) -> str:
     return _SEAT.sub(lambda match: player_name(int(match.group(1))), text)
 
 
-def new_hand(scenario: Scenario) -> Hand:
-    """The scenario's hand, dealt and with its forced bets posted."""
+def new_hand(scenario: Scenario, *, posts: bool = True, kill: bool = True) -> Hand:
+    """The scenario's hand, dealt and with its forced bets posted (without its posts or its
+    kill blind, when told: to find which of them the engine refused)."""
     rng = None if scenario.seed is None else np.random.default_rng(scenario.seed)
     return Hand(
         scenario.game,
@@ -47,7 +48,35 @@ def new_hand(scenario: Scenario) -> Hand:
         deck=scenario.deck,
         rng=rng,
         straddles=scenario.straddles,
+        posts=scenario.posts if posts else (),
+        kill=scenario.kill if kill else None,
     )
+
+
+def deal(scenario: Scenario) -> Hand:
+    """The scenario's hand as :func:`new_hand` deals it; :class:`ScenarioError` naming the
+    key the engine refused (stacks too short for a straddle, too many blinds, a post from a
+    player who posted a blind, ...)."""
+    try:
+        return new_hand(scenario)
+    except ValueError as error:
+        message = named(str(error))
+        field = _setup_field(message)
+        if scenario.kill is not None and _deals(scenario, posts=True):
+            field = "kill"
+        elif scenario.posts and _deals(scenario, posts=False):
+            field = "posts"
+        raise ScenarioError(field, f"the hand cannot be dealt: {message}") from None
+
+
+def _deals(scenario: Scenario, *, posts: bool) -> bool:
+    """Whether the hand is dealt without its kill blind (and without its posts, unless
+    ``posts``)."""
+    try:
+        new_hand(scenario, posts=posts, kill=False)
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass
@@ -175,11 +204,7 @@ def nobody_could_answer(hand: Hand, seat: int) -> bool:
 def play(scenario: Scenario) -> Played:
     """Deal the hand and play its lines; :class:`ScenarioError` for a line out of turn or
     refused without the scenario saying so."""
-    try:
-        played = Played(new_hand(scenario))
-    except ValueError as error:  # stacks too short for a straddle, too many blinds, ...
-        message = named(str(error))
-        raise ScenarioError(_setup_field(message), f"the hand cannot be dealt: {message}") from None
+    played = Played(deal(scenario))
     taken: list[tuple[int, Action]] = []
     legal_at: dict[int, list[LegalCheck]] = defaultdict(list)
     refused_at: dict[int, list[RefusedCheck]] = defaultdict(list)

@@ -27,9 +27,9 @@ from simulations.verify.files import (
     parse_toml,
     read_scenario_file,
 )
-from simulations.verify.play import play
+from simulations.verify.play import deal, play
 from simulations.verify.results import Difference, FileReport, Outcome, ScenarioResult
-from simulations.verify.setup import build_scenario
+from simulations.verify.setup import build_scenario, refused_setup_phrase
 
 SCENARIO_SUFFIX = ".toml"
 PHH_SUFFIXES = (".phh", ".phhs")
@@ -57,10 +57,22 @@ def run_entry(base: Path | None, shown: str, entry: Entry) -> ScenarioResult:
     if entry.error is not None or entry.data is None:
         error = entry.error or ScenarioError("", "could not be read")
         return result(Outcome.MALFORMED, message=malformed_message(shown, entry.name, error))
+    phrase = refused_setup_phrase(entry.data)
     try:
         scenario = build_scenario(entry.data, shown, entry.name, base)
+        if phrase is not None:
+            deal(scenario)
+            dealt = Difference(
+                "expect.refused_setup", f"the setup refused: {phrase!r}", "the hand was dealt"
+            )
+            return result(Outcome.FAILED, differences=(dealt,))
         played = play(scenario)
     except ScenarioError as error:
+        if phrase is not None and _refusal(error):
+            if phrase.lower() in str(error).lower():
+                return result(Outcome.PASSED, notes=(f"refused: {error}",))
+            wrong = Difference("expect.refused_setup", repr(phrase), repr(str(error)))
+            return result(Outcome.FAILED, differences=(wrong,))
         return result(Outcome.MALFORMED, message=malformed_message(shown, entry.name, error))
     except Exception as error:  # the engine failed on a hand it accepted: report, go on
         crash = Difference(
@@ -74,6 +86,17 @@ def run_entry(base: Path | None, shown: str, entry: Entry) -> ScenarioResult:
         differences = [*played.differences, crash]
     outcome = Outcome.FAILED if differences else Outcome.PASSED
     return result(outcome, differences=tuple(differences), notes=tuple(played.notes))
+
+
+def _refusal(error: ScenarioError) -> bool:
+    """Whether ``error`` refuses the house configuration or the hand's setup, as
+    ``expect.refused_setup`` may expect, rather than the scenario's own writing (its
+    expectations, an unknown key)."""
+    return not (
+        error.field.startswith("expect")
+        or error.problem.startswith("unknown key")
+        or "expect.refused_setup" in error.problem
+    )
 
 
 def check_scenario_file(

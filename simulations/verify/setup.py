@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
+from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from simulations.cards import Card, format_card, parse_cards
+from simulations.engine.forced import Post
 from simulations.engine.game import GameDefinition
 from simulations.engine.gamefile import GameFileError, parse_game
 from simulations.engine.phases import cards_held
@@ -25,13 +28,20 @@ from simulations.phh.lines import Line, LineError, Unplayable, deck_order, parse
 from simulations.phh.stakes import HandStakes, StakesError, lay_stakes
 from simulations.spec import echo
 from simulations.verify.expect_read import read_expect
-from simulations.verify.fields import ScenarioError, Table, player_seat
+from simulations.verify.fields import ScenarioError, Table, player_name, player_seat
 from simulations.verify.files import deep_merge, resolve
 from simulations.verify.jackpot import BOARD_CARDS, HOLE_CARDS, JackpotRules
 from simulations.verify.model import Scenario
 from simulations.verify.phh_seed import PHH_INFORMATION
 
 MAX_GAME_FILE_BYTES = 256 * 1024
+
+# A kill blind's size (Rules 002_376df91f076a6501.txt, 'Kill game'): a full kill posts twice
+# the big blind and doubles the limits; 'a half kill' plays a $4/$8 game 'at a $6/$12 limit'.
+KILL_SIZES = {"full": Fraction(2), "half": Fraction(3, 2)}
+
+# The stakes key a refusal of the game's forced bets names, by a word of its message.
+_FORCED_FIELDS = (("blind", "blinds_or_straddles"), ("ante", "antes"), ("bring-in", "bring_in"))
 
 
 def build_scenario(data: Mapping[str, Any], source: str, name: str, base: Path | None) -> Scenario:
@@ -56,8 +66,15 @@ def build_scenario(data: Mapping[str, Any], source: str, name: str, base: Path |
     button_name = top.raw("button")
     button = players - 1 if button_name is None else player_seat(button_name, "button", players)
     game, straddles = _stakes(top, game_base, players, button)
+    posts = _posts(top, players)
+    kill = _kill(top, players)
     lines = _lines(top, players)
-    deck, seed = _cards(top, game, players, button, lines)
+    refusal = refused_setup_phrase(data)
+    if refusal is not None and lines:
+        raise ScenarioError(
+            "actions", "a scenario whose setup is refused (expect.refused_setup) plays no lines"
+        )
+    deck, seed = _cards(top, game, players, button, lines, any_source=refusal is not None)
     finishing = top.numbers("finishing_stacks")
     jackpot = _jackpot(top.table("jackpot"), game)
     expect = read_expect(top.table("expect"), finishing, players)
@@ -75,6 +92,8 @@ def build_scenario(data: Mapping[str, Any], source: str, name: str, base: Path |
         stacks=stacks,
         button=button,
         straddles=straddles,
+        posts=posts,
+        kill=kill,
         deck=deck,
         seed=seed,
         lines=lines,
@@ -150,7 +169,8 @@ def _stakes(
 
     ``blinds_or_straddles`` has one entry a player from p1; the blinds are posted from the
     button's left, so the list is read from there (the same list when the button is on the
-    last player, as PHH seats it)."""
+    last player, as PHH seats it).  In a game of three blinds the entries of the three seats
+    that post them are the blinds (:func:`_three_blinds`)."""
     raw_antes = top.raw("antes")
     antes: tuple[int, ...] | None
     if raw_antes is None or isinstance(raw_antes, list):
@@ -163,13 +183,17 @@ def _stakes(
         )
     blinds = top.integers("blinds_or_straddles", low=0)
     rotated: tuple[int, ...] | None = None
+    three: tuple[int, ...] | None = None
     if blinds is not None:
         if len(blinds) > players:
             raise ScenarioError(
                 "blinds_or_straddles", f"{len(blinds)} entries for {players} players"
             )
         padded = [*blinds, *[0] * (players - len(blinds))]
-        rotated = tuple(padded[(button + 1 + k) % players] for k in range(players))
+        if len(base.forced.blinds) == 3:
+            three = _three_blinds(base, padded, button)
+        else:
+            rotated = tuple(padded[(button + 1 + k) % players] for k in range(players))
     stakes = HandStakes(
         antes=antes,
         blinds_or_straddles=rotated,
@@ -182,7 +206,91 @@ def _stakes(
         game, straddles = lay_stakes(base, stakes, players, button)
     except StakesError as error:
         raise ScenarioError(error.field, error.problem) from None
+    except ValueError as error:  # the forced bets refused as the game's (blinds in stud, ...)
+        problem = str(error)
+        field = next(
+            (key for word, key in _FORCED_FIELDS if word in problem), "blinds_or_straddles"
+        )
+        raise ScenarioError(field, problem) from None
+    if three is not None:
+        try:
+            game = replace(game, forced=replace(game.forced, blinds=three))
+        except ValueError as error:
+            raise ScenarioError("blinds_or_straddles", str(error)) from None
     return game, tuple(((button + 1 + k) % players, total) for k, total in straddles)
+
+
+def _three_blinds(base: GameDefinition, padded: list[int], button: int) -> tuple[int, ...]:
+    """The three blinds of a three-blind game from ``blinds_or_straddles`` (one entry a
+    player from p1): the entries of the three seats that post them, in posting order.
+
+    Rules 002_376df91f076a6501.txt, 'Blinds': 'In the case of three blinds (usually one
+    quarter, one quarter, and half a normal bet amount), the first blind goes "on the
+    button", that is, is paid by the dealer' — so the button and the two players on his
+    left post, where the game puts the first blind on the button (as Q-Ball does), and
+    otherwise the three players left of the button.  No other player posts: three blinds
+    take no straddle."""
+    players = len(padded)
+    first = button if base.forced.first_blind_on_button else (button + 1) % players
+    seats = [(first + k) % players for k in range(3)]
+    for seat, amount in enumerate(padded):
+        if amount and seat not in seats:
+            posters = ", ".join(player_name(s) for s in seats)
+            raise ScenarioError(
+                f"blinds_or_straddles[{seat}]",
+                f"{player_name(seat)} posts no blind: the three blinds are {posters}'s "
+                "(a three-blind game takes no straddle)",
+            )
+    amounts = tuple(padded[seat] for seat in seats)
+    for seat, amount in zip(seats, amounts, strict=True):
+        if amount == 0:
+            raise ScenarioError(
+                f"blinds_or_straddles[{seat}]",
+                f"{player_name(seat)} posts one of the three blinds: it cannot be 0",
+            )
+    return amounts
+
+
+def _posts(top: Table, players: int) -> tuple[Post, ...]:
+    """``posts``: new and returning players posting to come in (Rules
+    002_376df91f076a6501.txt, 'Post'), each ``{ player = "pN" }`` (the big blind, live) or
+    with ``missed_small_blind = true`` (the small blind as well, dead)."""
+    found: list[Post] = []
+    for table in top.tables("posts"):
+        name = table.raw("player")
+        if name is None:
+            raise ScenarioError(table.field("player"), "is required: the player who posts")
+        seat = player_seat(name, table.field("player"), players)
+        missed = table.boolean("missed_small_blind")
+        table.finish()
+        if any(post.seat == seat for post in found):
+            raise ScenarioError(table.field("player"), f"{name} posts once")
+        found.append(Post(seat, missed_small_blind=bool(missed)))
+    return tuple(found)
+
+
+def _kill(top: Table, players: int) -> tuple[int, Fraction] | None:
+    """``kill``: the player who posts a kill blind this hand, and its ``size`` (``"full"``,
+    the default, or ``"half"``)."""
+    table = top.table("kill")
+    if table is None:
+        return None
+    name = table.raw("player")
+    if name is None:
+        raise ScenarioError(table.field("player"), "is required: the player who posts the kill")
+    seat = player_seat(name, table.field("player"), players)
+    size = table.string("size") or "full"
+    if size not in KILL_SIZES:
+        raise ScenarioError(table.field("size"), f"{echo(size)} is not a kill's size: full or half")
+    table.finish()
+    return seat, KILL_SIZES[size]
+
+
+def refused_setup_phrase(data: Mapping[str, Any]) -> str | None:
+    """``expect.refused_setup`` as written, when it is a string (the reader checks it)."""
+    expect = data.get("expect")
+    phrase = expect.get("refused_setup") if isinstance(expect, Mapping) else None
+    return phrase if isinstance(phrase, str) else None
 
 
 # --- the cards and the actions -------------------------------------------------------------------
@@ -200,10 +308,17 @@ def _lines(top: Table, players: int) -> tuple[Line, ...]:
 
 
 def _cards(
-    top: Table, game: GameDefinition, players: int, button: int, lines: tuple[Line, ...]
+    top: Table,
+    game: GameDefinition,
+    players: int,
+    button: int,
+    lines: tuple[Line, ...],
+    *,
+    any_source: bool = False,
 ) -> tuple[tuple[Card, ...] | None, int | None]:
     """The deck order (from the dealing lines or ``deck``) or the shuffle's seed: exactly
-    one of the three."""
+    one of the three (``any_source``: none is needed either, a hand whose setup is to be
+    refused then being dealt from seed 0)."""
     seed = top.integer("seed", low=0)
     deck_text = top.string("deck")
     dealing = any(line.by_dealer for line in lines)
@@ -216,6 +331,8 @@ def _cards(
         )
         if present
     ]
+    if any_source and not given:
+        return None, 0
     if len(given) != 1:
         what = " and ".join(given) if given else "none of them"
         raise ScenarioError(

@@ -1,0 +1,22 @@
+"""The server's limits on what one client may hold or send, and their defaults (README,
+"Limits and their errors").  Trials per job and the sizes of job files, game files and
+scenario requests are checked where those are read (service/jobfile.py, service/games.py,
+service/verify_service.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_MAX_JOBS = 100  # jobs queued or running per namespace
+DEFAULT_MAX_WATCHES = 64  # WatchJob streams open per namespace
+DEFAULT_MAX_MESSAGE_BYTES = 4 * 2**20  # grpc's own default for a received message
+DEFAULT_CALL_TIMEOUT = 60.0  # seconds a unary call may run
+
+
+@dataclass(frozen=True)
+class ClientLimits:
+    """What one namespace may hold at once: jobs queued or running, WatchJob streams.  A
+    token's ``jobs=N`` (in the tokens file) overrides ``jobs`` for its namespace."""
+
+    jobs: int = DEFAULT_MAX_JOBS
+    watches: int = DEFAULT_MAX_WATCHES

@@ -2,7 +2,8 @@
 #   make run    create .venv, install cardroom, start the service, run the bad-beat example
 #               job through it with a progress bar, print the result, stop the service
 #   make test   create .venv, install cardroom with its test tools, lint and run every test
-# Both compile the engine's hot modules first (make compile; make pure runs plain Python).
+# Both compile the engine's hot modules and the PHH replay's first (make compile; make pure
+# runs plain Python).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -28,11 +29,12 @@ $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	touch $(VENV)/.installed $@
 
 # mypyc (simulations/engine/compiled.py): extension modules beside the sources, rebuilt
-# whenever an engine source changes; the engine refuses to import a stale build.
-ENGINE_SOURCES := $(wildcard simulations/engine/*.py) setup.py
+# whenever a source of the engine or of the PHH replay changes; both refuse to import a
+# stale build.
+COMPILED_SOURCES := $(wildcard simulations/engine/*.py simulations/phh/*.py) setup.py
 COMPILED_STAMP := simulations/engine/.compiled
 
-$(COMPILED_STAMP): $(ENGINE_SOURCES) | $(VENV)/.installed
+$(COMPILED_STAMP): $(COMPILED_SOURCES) | $(VENV)/.installed
 	CARDROOM_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace --force
 	touch $@
 
@@ -40,6 +42,7 @@ compile: $(COMPILED_STAMP)
 
 pure:
 	rm -f $(COMPILED_STAMP) simulations/engine/*.so simulations/engine/*.pyd
+	rm -f simulations/phh/*.so simulations/phh/*.pyd
 
 run: $(VENV)/.installed $(COMPILED_STAMP)
 	$(BIN)/python -m service.local_run $(JOB)
@@ -62,6 +65,7 @@ bench: $(VENV)/.installed-bench $(COMPILED_STAMP)
 	$(BIN)/python bench/bench_rankings_high.py
 	$(BIN)/python bench/bench_service.py
 	$(BIN)/python bench/bench_store.py
+	$(BIN)/python bench/bench_load.py
 	$(BIN)/python bench/bench_engine.py
 
 # Mutation testing (docs/mutation.md): mutmut mutates the engine's betting, pots, settlement,

@@ -4,8 +4,9 @@ The package installs as plain Python.  ``make compile`` runs
 
     CARDROOM_COMPILE=1 python setup.py build_ext --inplace --force
 
-which compiles the engine's hot modules (simulations/engine/compiled.py lists them) with
-mypyc into extension modules beside their sources; ``make pure`` removes them again.
+which compiles the engine's hot modules and the PHH replay's (simulations/engine/compiled.py
+lists them) with mypyc into extension modules beside their sources; ``make pure`` removes
+them again.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def _compiled_modules() -> list[str]:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     names: tuple[str, ...] = module.COMPILED
-    return [f"simulations/engine/{name}.py" for name in names]
+    return [f"{name.replace('.', '/')}.py" for name in names]
 
 
 if os.environ.get("CARDROOM_COMPILE") == "1":

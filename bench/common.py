@@ -147,11 +147,12 @@ def machine_facts(packages: Iterable[str], *, pin: bool = False) -> dict[str, An
 
 
 def engine_build() -> str:
-    """Whether the reference engine runs compiled (simulations/engine/compiled.py)."""
+    """Whether the reference engine and the PHH replay run compiled
+    (simulations/engine/compiled.py)."""
     from simulations.engine import compiled
 
     for name in compiled.COMPILED:
-        importlib.import_module(f"simulations.engine.{name}")
+        importlib.import_module(name)
     done = compiled.compiled_modules()
     if not done:
         return "plain Python (not compiled: `make compile`)"

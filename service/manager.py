@@ -13,6 +13,11 @@ setting no longer valid — fails with the reason, and the others resume.
 
 Every store call runs on one worker thread, never on the event loop: SQLite's writes wait
 for the disk, and the loop also answers health checks and streams progress.
+
+A running job's writes that the store refuses (a full disk, a database away: the store's
+``StoreUnavailable``) pause the job rather than fail it: each is made again every
+:data:`STORE_RETRY_PAUSE` seconds, in the order the shards finished, until the store takes
+it; the finished shards wait in memory meanwhile, and reads go on being answered.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from service.auth import DEFAULT_NAMESPACE
 from service.jobfile import MAX_TRIALS, job_from_mapping
 from service.kinds import KINDS, JobKind
 from service.metrics import ServiceMetrics
-from service.store import JobRecord, JobState, Progress, StateConflict
+from service.store import JobRecord, JobState, Progress, StateConflict, StoreUnavailable
 from service.stores import Store
 from simulations.spec import echo
 from workers.job import Job
@@ -37,6 +42,7 @@ from workers.runner import ShardPool
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+STORE_RETRY_PAUSE = 1.0  # seconds between two attempts at a write the store refused
 
 
 class JobNotFound(LookupError):
@@ -251,8 +257,20 @@ class JobManager:
         task.add_done_callback(lambda _: self._tasks.pop(job_id, None))
 
     async def _set_state(self, job_id: str, state: JobState, **fields: Any) -> None:
-        await self.io(self.store.set_state, job_id, state, **fields)
+        await self._write(job_id, self.store.set_state, job_id, state, **fields)
         self._notify(job_id)
+
+    async def _write(self, job_id: str, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """A running job's store write, made again until the store takes it (see the
+        module's text); cancelling the job ends the wait."""
+        while True:
+            try:
+                return await self.io(call, *args, **kwargs)
+            except StoreUnavailable as err:
+                log.error(
+                    "job %s paused: %s; trying again in %.0f s", job_id, err, STORE_RETRY_PAUSE
+                )
+                await asyncio.sleep(STORE_RETRY_PAUSE)
 
     async def _run(self, job_id: str, job: Job) -> None:
         live = _Live(0, job.model.empty_tally())
@@ -288,6 +306,10 @@ class JobManager:
     async def _run_shards(self, job_id: str, job: Job, live: _Live) -> None:
         running: set[asyncio.Task[None]] = set()
         failure: list[BaseException] = []
+        # Shards are saved in the order they were merged, each with the progress up to it:
+        # asyncio's lock serves its waiters first come, first served, and a save the store
+        # refuses holds it while it waits to be made again.
+        in_order = asyncio.Lock()
 
         async def one(job_ref: Any, index: int) -> None:
             # The slot is released by the task's done callback, however the task ends.
@@ -299,7 +321,11 @@ class JobManager:
                 live.shards_done += 1
                 progress = _progress(job, live.shards_done, live.tally)
                 shard = job.tally_to_dict(tally)
-                if await self.io(self.store.save_shard, job_id, index, shard, seconds, progress):
+                async with in_order:
+                    saved = await self._write(
+                        job_id, self.store.save_shard, job_id, index, shard, seconds, progress
+                    )
+                if saved:
                     self.metrics.shard_done(job.kind, tally.trials, seconds)
                 self._notify(job_id)
             except Exception as err:

@@ -48,6 +48,7 @@ from service.store import (
     JobRecord,
     JobState,
     StoreError,
+    StoreUnavailable,
     TooManyJobs,
     decode_page_token,
 )
@@ -115,6 +116,20 @@ async def _invalid(context: Context[Any, Any], message: str) -> NoReturn:
     raise AssertionError("unreachable: abort raises")
 
 
+@contextlib.asynccontextmanager
+async def _store_available(context: Context[Any, Any], doing: str) -> AsyncIterator[None]:
+    """A store that refuses a write or cannot be reached (a full disk, a read-only volume,
+    a database restarting) is UNAVAILABLE to the client, with what it said: the call
+    changed nothing, and may be made again once the store is back."""
+    try:
+        yield
+    except StoreUnavailable as err:
+        log.error("%s: %s", doing, err)
+        await context.abort(
+            grpc.StatusCode.UNAVAILABLE, f"{doing}: {err}; nothing was changed, try again later"
+        )
+
+
 @dataclass
 class _Watches:
     """Open WatchJob streams per namespace (lives in the event loop only)."""
@@ -150,7 +165,8 @@ class JobService(pb_grpc.JobServiceServicer):
         if not job_id:
             await _invalid(context, "id: is required")
         try:
-            return await self.manager.get(job_id, caller(context).namespace)
+            async with _store_available(context, "reading the job"):
+                return await self.manager.get(job_id, caller(context).namespace)
         except JobNotFound as err:
             await context.abort(grpc.StatusCode.NOT_FOUND, str(err))
             raise  # unreachable: abort raises
@@ -164,11 +180,12 @@ class JobService(pb_grpc.JobServiceServicer):
         if not request.HasField("spec"):
             await _invalid(context, "spec: is required")
         try:
-            record = await self.manager.submit(
-                spec_to_mapping(request.spec),
-                namespace=principal.namespace,
-                max_unfinished=principal.max_jobs or self.limits.jobs,
-            )
+            async with _store_available(context, "the job was not stored"):
+                record = await self.manager.submit(
+                    spec_to_mapping(request.spec),
+                    namespace=principal.namespace,
+                    max_unfinished=principal.max_jobs or self.limits.jobs,
+                )
         except SpecError as err:
             field = api_field(err.field, request.spec.WhichOneof("kind"))
             await _invalid(context, f"{field}: {err.problem}")
@@ -199,13 +216,14 @@ class JobService(pb_grpc.JobServiceServicer):
                 decode_page_token(request.page_token)
         except ValueError as err:
             await _invalid(context, str(err))
-        records, token = await self.manager.page(
-            size=request.page_size or DEFAULT_PAGE_SIZE,
-            token=request.page_token,
-            state=_FROM_API_STATE.get(request.state),
-            kind=request.kind,
-            namespace=caller(context).namespace,
-        )
+        async with _store_available(context, "listing the jobs"):
+            records, token = await self.manager.page(
+                size=request.page_size or DEFAULT_PAGE_SIZE,
+                token=request.page_token,
+                state=_FROM_API_STATE.get(request.state),
+                kind=request.kind,
+                namespace=caller(context).namespace,
+            )
         return pb.ListJobsResponse(jobs=[job_message(r) for r in records], next_page_token=token)
 
     async def WatchJob(
@@ -221,8 +239,9 @@ class JobService(pb_grpc.JobServiceServicer):
                     "streams open, the most this server allows one client; close one "
                     "(or poll GetJob)",
                 )
-            async for record in self.manager.watch(request.id, namespace):
-                yield pb.WatchJobResponse(job=job_message(record))
+            async with _store_available(context, "watching the job"):
+                async for record in self.manager.watch(request.id, namespace):
+                    yield pb.WatchJobResponse(job=job_message(record))
 
     async def CancelJob(
         self,
@@ -232,7 +251,8 @@ class JobService(pb_grpc.JobServiceServicer):
         namespace = caller(context).namespace
         await self._record(request.id, context)
         try:
-            record = await self.manager.cancel(request.id, namespace)
+            async with _store_available(context, "the job was not cancelled"):
+                record = await self.manager.cancel(request.id, namespace)
         except JobFinished as err:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(err))
         except JobNotFound as err:

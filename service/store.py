@@ -144,7 +144,13 @@ class TooManyJobs(RuntimeError):
 
 
 class StoreError(RuntimeError):
-    """The data directory cannot be used (not a folder, locked by another server, ...)."""
+    """The data directory cannot be used (not a folder, locked by another server, a
+    damaged store file, ...): the server does not start."""
+
+
+class StoreUnavailable(RuntimeError):
+    """A running server's store refused a write (a full disk, a read-only volume, a
+    database that went away): the change was not made, nothing of it is stored."""
 
 
 @dataclass(frozen=True)
@@ -214,6 +220,78 @@ class DataDirLock:
             os.close(self._fd)
 
 
+def _connect(path: Path) -> sqlite3.Connection:
+    # The server runs store calls on one worker thread, not the thread that opens it.
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db.row_factory = sqlite3.Row
+    db.execute("PRAGMA journal_mode=WAL")
+    # FULL: a committed shard survives power loss too, not only a killed process.
+    db.execute("PRAGMA synchronous=FULL")
+    return db
+
+
+def _create(path: Path) -> None:
+    """Make a new, empty store at ``path`` whole or not at all.
+
+    It is built under another name and renamed into place, so a server that dies while
+    creating it leaves no store file behind; an empty or unreadable ``jobs.sqlite3`` is
+    then always damage, never a store that was being made.
+    """
+    partial = path.with_name(f".{path.name}.new")
+    for leftover in (partial, *(partial.with_name(partial.name + s) for s in ("-wal", "-shm"))):
+        leftover.unlink(missing_ok=True)
+    try:
+        db = _connect(partial)
+        try:
+            db.executescript(SCHEMA)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        finally:
+            db.close()  # checkpoints the write-ahead log into the file and removes it
+        with open(partial, "rb") as made:
+            os.fsync(made.fileno())
+        os.replace(partial, path)
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)  # the rename itself survives power loss
+        finally:
+            os.close(folder)
+    except (sqlite3.Error, OSError) as err:
+        partial.unlink(missing_ok=True)
+        raise StoreError(f"{path}: cannot create the job store: {err}") from None
+
+
+def _damaged(path: Path, finding: str) -> StoreError:
+    return StoreError(
+        f"{path}: the job store is damaged ({finding}); the server does not start on it "
+        "and has changed nothing. Restore the file from a backup, or move it (with any "
+        f"{path.name}-wal beside it) aside to start with an empty store"
+    )
+
+
+def _check_intact(path: Path, db: sqlite3.Connection) -> None:
+    """Refuse a damaged store at start rather than lose its jobs: SQLite's ``quick_check``
+    reads every page's structure, and every job must be in a state this version knows.
+    (An empty file is refused before: a store this server made is never empty, see
+    :func:`_create`.)"""
+    found = [str(row[0]) for row in db.execute("PRAGMA quick_check(5)")]
+    if found != ["ok"]:
+        raise _damaged(path, "SQLite's quick_check: " + "; ".join(found))
+    has_jobs = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'jobs'"
+    ).fetchone()
+    if not has_jobs:
+        if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            raise _damaged(path, "it holds tables but no jobs table")
+        return
+    known = [state.value for state in JobState]
+    marks = ", ".join("?" * len(known))
+    row = db.execute(
+        f"SELECT id, state FROM jobs WHERE state NOT IN ({marks}) LIMIT 1", known
+    ).fetchone()
+    if row is not None:
+        raise _damaged(path, f"job {echo(row[0])} has the state {echo(row[1])}")
+
+
 def _prepare_dir(data_dir: Path) -> None:
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -233,16 +311,32 @@ class JobStore:
     def __init__(self, path: Path) -> None:
         _prepare_dir(path.parent)
         self._path = path
+        if not path.exists():
+            _create(path)
+        elif path.is_file() and path.stat().st_size == 0:
+            # Before connecting: SQLite would take an empty file for a new database.
+            raise _damaged(path, "the file is empty")
         try:
-            # The server runs store calls on one worker thread, not the thread that opens it.
-            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # FULL: a committed shard survives power loss too, not only a killed process.
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._migrate()
-        except sqlite3.Error as err:
+            self._db = _connect(path)
+        except sqlite3.OperationalError as err:  # cannot open, cannot lock, ...
             raise StoreError(f"{path}: cannot open the job store: {err}") from None
+        except sqlite3.DatabaseError as err:  # "file is not a database", ...
+            raise _damaged(path, str(err)) from None
+        try:
+            _check_intact(path, self._db)
+            self._migrate()
+        except sqlite3.OperationalError as err:  # locked, out of memory, ...: not damage
+            self._db.close()
+            raise StoreError(f"{path}: cannot open the job store: {err}") from None
+        except sqlite3.DatabaseError as err:  # "database disk image is malformed", ...
+            self._db.close()
+            raise _damaged(path, str(err)) from None
+        except StoreUnavailable as err:  # the upgrade's writes refused: a read-only volume
+            self._db.close()
+            raise StoreError(f"{path}: cannot open the job store: {err}") from None
+        except BaseException:
+            self._db.close()
+            raise
 
     def _migrate(self) -> None:
         version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
@@ -267,16 +361,21 @@ class JobStore:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
-        self._db.execute("BEGIN IMMEDIATE")
+        """One transaction; SQLite's refusal to write (a full disk, a read-only file, an
+        I/O error) is ``StoreUnavailable``, after the transaction was rolled back."""
         try:
-            yield
-            self._db.execute("COMMIT")
-        except BaseException:
-            # SQLite may have rolled back already (a full disk, an I/O error): a second
-            # ROLLBACK would raise and hide the error that matters.
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
-            raise
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                self._db.execute("COMMIT")
+            except BaseException:
+                # SQLite may have rolled back already (a full disk, an I/O error): a
+                # second ROLLBACK would raise and hide the error that matters.
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as err:
+            raise StoreUnavailable(f"{self._path}: the job store refused a write: {err}") from None
 
     def close(self) -> None:
         self._db.close()

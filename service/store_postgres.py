@@ -9,18 +9,31 @@ as the JSON text the SQLite store keeps, so both read back byte for byte alike.
 One database schema serves one server at a time, as one data directory does: the store
 holds a PostgreSQL advisory lock named after the schema for as long as its connection
 lives, and PostgreSQL releases it when the connection ends, however the server ended.
+
+The database may restart under a running server (a failover, an upgrade, a crash): a call
+that finds its connection broken reconnects, takes the lock again, and runs once more, for
+up to :data:`RECONNECT_TIMEOUT` seconds; past that it is ``StoreUnavailable``.  Running a
+call again is safe however far the broken attempt got, because each call is one
+transaction: a new job keeps the id drawn for it (so it is never stored twice), a shard
+already stored is not stored again, and a state change that did commit is recognised.
+
+A damaged store — tables lacking columns, schema versions missing or repeated, a job in a
+state this version does not know — is refused at start with what was found (StoreError),
+never repaired or reset.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import re
 import secrets
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from service.auth import DEFAULT_NAMESPACE
 from service.store import (
@@ -32,15 +45,22 @@ from service.store import (
     Progress,
     StateConflict,
     StoreError,
+    StoreUnavailable,
     TooManyJobs,
     decode_page_token,
     encode_page_token,
     record_from_row,
 )
+from simulations.spec import echo
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 LOCK_CLASS = int.from_bytes(b"crdm", "big")  # with the schema's hash: one server's lock
 CONNECT_TIMEOUT = 10  # seconds
+RECONNECT_TIMEOUT = 60.0  # seconds a call waits for a restarting database to come back
+RECONNECT_PAUSE = 0.5  # seconds between two attempts
+T = TypeVar("T")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS cardroom_schema (version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS cardroom_jobs (
@@ -72,6 +92,16 @@ CREATE TABLE IF NOT EXISTS cardroom_shards (
     PRIMARY KEY (job_id, shard)
 )
 """
+# Every table's columns, as SCHEMA makes them: a store lacking one is damaged.
+_COLUMNS = {
+    "cardroom_schema": {"version"},
+    "cardroom_jobs": {
+        *("seq", "id", "kind", "state", "spec", "trials", "shards_total", "result", "error"),
+        *("created", "updated", "shards_done", "trials_done", "tally", "estimate"),
+        *("spec_version", "namespace"),
+    },
+    "cardroom_shards": {"job_id", "shard", "tally", "seconds"},
+}
 
 
 def redacted(url: str) -> str:
@@ -96,27 +126,15 @@ class PostgresJobStore:
                 "--store postgresql://…: needs psycopg (pip install 'cardroom[postgres]')"
             ) from None
         self._psycopg = psycopg
+        self._dict_row = dict_row
         self._url = url
         self._where = f"--store {redacted(url)}"
-        try:
-            # The server calls the store from one worker thread; counts() has its own.
-            self._db = psycopg.connect(
-                url, autocommit=True, row_factory=dict_row, connect_timeout=CONNECT_TIMEOUT
-            )
-        except psycopg.Error as err:
-            raise StoreError(f"{self._where}: cannot connect: {_first_line(err)}") from None
         self._counts_lock = threading.Lock()
         try:
-            locked = self._db.execute(
-                "SELECT pg_try_advisory_lock(%s, hashtext(current_schema())) AS locked",
-                (LOCK_CLASS,),
-            )
-            row = locked.fetchone()
-            if row is None or not row["locked"]:
-                raise StoreError(
-                    f"{self._where}: in use by another cardroom server; one database "
-                    "schema serves one server"
-                )
+            self._db = self._connect()
+        except psycopg.Error as err:
+            raise StoreError(f"{self._where}: cannot connect: {_first_line(err)}") from None
+        try:
             self._migrate()
         except psycopg.Error as err:
             self._db.close()
@@ -126,8 +144,70 @@ class PostgresJobStore:
             self._db.close()
             raise
 
+    def _connect(self) -> Any:
+        """A connection holding the schema's lock (StoreError if another server has it)."""
+        # The server calls the store from one worker thread; counts() has its own.
+        db = self._psycopg.connect(
+            self._url, autocommit=True, row_factory=self._dict_row, connect_timeout=CONNECT_TIMEOUT
+        )
+        try:
+            row = db.execute(
+                "SELECT pg_try_advisory_lock(%s, hashtext(current_schema())) AS locked",
+                (LOCK_CLASS,),
+            ).fetchone()
+        except BaseException:
+            db.close()
+            raise
+        if row is None or not row["locked"]:
+            db.close()
+            raise StoreError(
+                f"{self._where}: in use by another cardroom server; one database "
+                "schema serves one server"
+            )
+        return db
+
+    def _call(self, work: Callable[[bool], T]) -> T:
+        """Run one call of the store, ``work(again)``; if the connection broke under it,
+        reconnect and run it again with ``again`` True (see the module's text)."""
+        psycopg = self._psycopg
+        try:
+            return work(False)
+        except psycopg.OperationalError as err:
+            if not self._db.broken and not self._db.closed:
+                raise StoreUnavailable(f"{self._where}: {_first_line(err)}") from None
+            first = err
+        except psycopg.Error as err:
+            raise StoreUnavailable(f"{self._where}: {_first_line(err)}") from None
+        self._reconnect(first)
+        try:
+            return work(True)
+        except psycopg.Error as err:
+            raise StoreUnavailable(f"{self._where}: {_first_line(err)}") from None
+
+    def _reconnect(self, cause: BaseException) -> None:
+        log.warning("%s: connection lost (%s); reconnecting", self._where, _first_line(cause))
+        deadline = time.monotonic() + RECONNECT_TIMEOUT
+        with contextlib.suppress(Exception):
+            self._db.close()
+        while True:
+            try:
+                self._db = self._connect()
+            except self._psycopg.Error as err:
+                if time.monotonic() > deadline:
+                    raise StoreUnavailable(
+                        f"{self._where}: the database did not come back in "
+                        f"{RECONNECT_TIMEOUT:.0f} s: {_first_line(err)}"
+                    ) from None
+                time.sleep(RECONNECT_PAUSE)
+            except StoreError as err:  # another server took the schema meanwhile
+                raise StoreUnavailable(str(err)) from None
+            else:
+                log.warning("%s: reconnected", self._where)
+                return
+
     def _migrate(self) -> None:
         with self._db.transaction():
+            self._check_intact()
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     self._db.execute(statement)
@@ -142,6 +222,39 @@ class PostgresJobStore:
                 self._db.execute(
                     "INSERT INTO cardroom_schema (version) VALUES (%s)", (SCHEMA_VERSION,)
                 )
+
+    def _check_intact(self) -> None:
+        """Refuse tables this store did not leave as they are (see the module's text)."""
+        rows = self._db.execute(
+            "SELECT table_name, column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name LIKE 'cardroom%%'"
+        ).fetchall()
+        columns: dict[str, set[str]] = {}
+        for row in rows:
+            columns.setdefault(row["table_name"], set()).add(row["column_name"])
+        if not columns:
+            return  # a new store
+        for table, wanted in _COLUMNS.items():
+            missing = sorted(wanted - columns.get(table, set()))
+            if missing:
+                raise self._damaged(f"table {table} lacks {', '.join(missing)}")
+        versions = self._db.execute("SELECT count(*) AS n FROM cardroom_schema").fetchone()
+        if versions is None or versions["n"] != 1:
+            count = 0 if versions is None else versions["n"]
+            raise self._damaged(f"cardroom_schema holds {count} versions, not one")
+        row = self._db.execute(
+            "SELECT id, state FROM cardroom_jobs WHERE NOT (state = ANY(%s)) LIMIT 1",
+            ([state.value for state in JobState],),
+        ).fetchone()
+        if row is not None:
+            raise self._damaged(f"job {echo(row['id'])} has the state {echo(row['state'])}")
+
+    def _damaged(self, finding: str) -> StoreError:
+        return StoreError(
+            f"{self._where}: the job store is damaged ({finding}); the server does not "
+            "start on it and has changed nothing. Restore the database from a backup, or "
+            "point --store at another schema"
+        )
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -164,39 +277,48 @@ class PostgresJobStore:
         max_unfinished: int | None = None,
     ) -> JobRecord:
         now = time.time()
-        job_id = "job-" + secrets.token_hex(6)
-        with self._transaction():
-            if max_unfinished is not None:
-                row = self._db.execute(
-                    "SELECT count(*) AS n FROM cardroom_jobs WHERE namespace = %s"
-                    " AND state IN (%s, %s)",
-                    (namespace, JobState.QUEUED.value, JobState.RUNNING.value),
-                ).fetchone()
-                count = 0 if row is None else int(row["n"])
-                if count >= max_unfinished:
-                    raise TooManyJobs(namespace, count, max_unfinished)
-            self._db.execute(
-                "INSERT INTO cardroom_jobs (id, kind, state, spec, spec_version, trials,"
-                " shards_total, created, updated, namespace)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                (
-                    job_id,
-                    kind,
-                    JobState.QUEUED.value,
-                    json.dumps(spec),
-                    SPEC_VERSION,
-                    trials,
-                    shards_total,
-                    now,
-                    now,
-                    namespace,
-                ),
-            )
-        record = self.get(job_id)
-        assert record is not None
-        return record
+        job_id = "job-" + secrets.token_hex(6)  # drawn once: a second attempt reuses it
+
+        def work(again: bool) -> JobRecord:
+            if again and (stored := self._get(job_id, None)) is not None:
+                return stored  # the first attempt committed before the connection broke
+            with self._transaction():
+                if max_unfinished is not None:
+                    row = self._db.execute(
+                        "SELECT count(*) AS n FROM cardroom_jobs WHERE namespace = %s"
+                        " AND state IN (%s, %s)",
+                        (namespace, JobState.QUEUED.value, JobState.RUNNING.value),
+                    ).fetchone()
+                    count = 0 if row is None else int(row["n"])
+                    if count >= max_unfinished:
+                        raise TooManyJobs(namespace, count, max_unfinished)
+                self._db.execute(
+                    "INSERT INTO cardroom_jobs (id, kind, state, spec, spec_version, trials,"
+                    " shards_total, created, updated, namespace)"
+                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    (
+                        job_id,
+                        kind,
+                        JobState.QUEUED.value,
+                        json.dumps(spec),
+                        SPEC_VERSION,
+                        trials,
+                        shards_total,
+                        now,
+                        now,
+                        namespace,
+                    ),
+                )
+            record = self._get(job_id, None)
+            assert record is not None
+            return record
+
+        return self._call(work)
 
     def get(self, job_id: str, namespace: str | None = None) -> JobRecord | None:
+        return self._call(lambda again: self._get(job_id, namespace))
+
+    def _get(self, job_id: str, namespace: str | None) -> JobRecord | None:
         if namespace is None:
             cursor = self._db.execute("SELECT * FROM cardroom_jobs WHERE id = %s", (job_id,))
         else:
@@ -218,43 +340,52 @@ class PostgresJobStore:
     ) -> JobRecord:
         allowed = [s.value for s, targets in TRANSITIONS.items() if state in targets]
         scope = "" if namespace is None else " AND namespace = %s"
-        with self._transaction():
-            changed = self._db.execute(
-                "UPDATE cardroom_jobs SET state = %s, result = %s, error = %s, updated = %s"
-                f" WHERE id = %s AND state = ANY(%s){scope}",
-                (
-                    state.value,
-                    None if result is None else json.dumps(result),
-                    error,
-                    time.time(),
-                    job_id,
-                    allowed,
-                    *(() if namespace is None else (namespace,)),
-                ),
-            ).rowcount
-            record = self.get(job_id, namespace)
-        if not changed:
-            raise StateConflict(job_id, None if record is None else record.state, state)
-        assert record is not None
-        return record
+
+        def work(again: bool) -> JobRecord:
+            with self._transaction():
+                changed = self._db.execute(
+                    "UPDATE cardroom_jobs SET state = %s, result = %s, error = %s, updated = %s"
+                    f" WHERE id = %s AND state = ANY(%s){scope}",
+                    (
+                        state.value,
+                        None if result is None else json.dumps(result),
+                        error,
+                        time.time(),
+                        job_id,
+                        allowed,
+                        *(() if namespace is None else (namespace,)),
+                    ),
+                ).rowcount
+                record = self._get(job_id, namespace)
+            if not changed:
+                if again and record is not None and record.state is state:
+                    return record  # the first attempt committed before the connection broke
+                raise StateConflict(job_id, None if record is None else record.state, state)
+            assert record is not None
+            return record
+
+        return self._call(work)
 
     def save_shard(
         self, job_id: str, shard: int, tally: dict[str, Any], seconds: float, progress: Progress
     ) -> bool:
-        with self._transaction():
-            row = self._db.execute(
-                "SELECT state FROM cardroom_jobs WHERE id = %s FOR UPDATE", (job_id,)
-            ).fetchone()
-            if row is None or row["state"] != JobState.RUNNING:
-                return False
-            inserted = self._db.execute(
-                "INSERT INTO cardroom_shards (job_id, shard, tally, seconds)"
-                " VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                (job_id, shard, json.dumps(tally), seconds),
-            ).rowcount
-            if inserted:
-                self._write_progress(job_id, progress)
-            return bool(inserted)
+        def work(again: bool) -> bool:
+            with self._transaction():
+                row = self._db.execute(
+                    "SELECT state FROM cardroom_jobs WHERE id = %s FOR UPDATE", (job_id,)
+                ).fetchone()
+                if row is None or row["state"] != JobState.RUNNING:
+                    return False
+                inserted = self._db.execute(
+                    "INSERT INTO cardroom_shards (job_id, shard, tally, seconds)"
+                    " VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    (job_id, shard, json.dumps(tally), seconds),
+                ).rowcount
+                if inserted:
+                    self._write_progress(job_id, progress)
+                return bool(inserted)
+
+        return self._call(work)
 
     def _write_progress(self, job_id: str, progress: Progress) -> None:
         self._db.execute(
@@ -271,33 +402,49 @@ class PostgresJobStore:
         )
 
     def set_progress(self, job_id: str, progress: Progress) -> None:
-        with self._transaction():
-            self._write_progress(job_id, progress)
+        def work(again: bool) -> None:
+            with self._transaction():
+                self._write_progress(job_id, progress)
+
+        self._call(work)
 
     def shard_indices(self, job_id: str) -> set[int]:
-        rows = self._db.execute("SELECT shard FROM cardroom_shards WHERE job_id = %s", (job_id,))
-        return {int(row["shard"]) for row in rows}
+        def work(again: bool) -> set[int]:
+            rows = self._db.execute(
+                "SELECT shard FROM cardroom_shards WHERE job_id = %s", (job_id,)
+            )
+            return {int(row["shard"]) for row in rows}
+
+        return self._call(work)
 
     def shard_tallies(self, job_id: str) -> dict[int, dict[str, Any]]:
-        rows = self._db.execute(
-            "SELECT shard, tally FROM cardroom_shards WHERE job_id = %s", (job_id,)
-        )
-        return {int(row["shard"]): json.loads(row["tally"]) for row in rows}
+        def work(again: bool) -> dict[int, dict[str, Any]]:
+            rows = self._db.execute(
+                "SELECT shard, tally FROM cardroom_shards WHERE job_id = %s", (job_id,)
+            )
+            return {int(row["shard"]): json.loads(row["tally"]) for row in rows}
+
+        return self._call(work)
 
     def without_progress(self) -> list[JobRecord]:
-        rows = self._db.execute(
-            "SELECT * FROM cardroom_jobs WHERE tally IS NULL AND EXISTS"
-            " (SELECT 1 FROM cardroom_shards WHERE cardroom_shards.job_id = cardroom_jobs.id)"
-            " ORDER BY seq"
-        )
-        return [record_from_row(row) for row in rows]
+        def work(again: bool) -> list[JobRecord]:
+            rows = self._db.execute(
+                "SELECT * FROM cardroom_jobs WHERE tally IS NULL AND EXISTS (SELECT 1 FROM"
+                " cardroom_shards WHERE cardroom_shards.job_id = cardroom_jobs.id) ORDER BY seq"
+            )
+            return [record_from_row(row) for row in rows]
+
+        return self._call(work)
 
     def unfinished(self) -> list[JobRecord]:
-        rows = self._db.execute(
-            "SELECT * FROM cardroom_jobs WHERE state IN (%s, %s) ORDER BY seq",
-            (JobState.QUEUED.value, JobState.RUNNING.value),
-        )
-        return [record_from_row(row) for row in rows]
+        def work(again: bool) -> list[JobRecord]:
+            rows = self._db.execute(
+                "SELECT * FROM cardroom_jobs WHERE state IN (%s, %s) ORDER BY seq",
+                (JobState.QUEUED.value, JobState.RUNNING.value),
+            )
+            return [record_from_row(row) for row in rows]
+
+        return self._call(work)
 
     def page(
         self,
@@ -319,10 +466,10 @@ class PostgresJobStore:
         if kind:
             clauses.append("kind = %s")
             params.append(kind)
-        rows = self._db.execute(
-            f"SELECT * FROM cardroom_jobs WHERE {' AND '.join(clauses)} ORDER BY seq DESC LIMIT %s",
-            (*params, size + 1),
-        ).fetchall()
+        query = (
+            f"SELECT * FROM cardroom_jobs WHERE {' AND '.join(clauses)} ORDER BY seq DESC LIMIT %s"
+        )
+        rows = self._call(lambda again: self._db.execute(query, (*params, size + 1)).fetchall())
         more = len(rows) > size
         rows = rows[:size]
         next_token = encode_page_token(int(rows[-1]["seq"])) if more and rows else ""

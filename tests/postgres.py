@@ -68,20 +68,25 @@ class PostgresServer:
             timeout=120,
             **as_user,
         )
+        self._as_user = as_user
+        self._bindir = bindir
         self.port = _free_port()
         self.log = (self.root / "server.log").open("wb")
+        self.admin_url = f"postgresql://cardroom@127.0.0.1:{self.port}/postgres"
+        self._start()
+
+    def _start(self) -> None:
         self.process = subprocess.Popen(
             [
-                f"{bindir}/postgres",
+                f"{self._bindir}/postgres",
                 *("-D", str(self.data), "-h", "127.0.0.1", "-p", str(self.port)),
                 *("-k", str(self.root), "-c", "fsync=off", "-c", "max_connections=40"),
             ],
             stdout=self.log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
-            **as_user,
+            **self._as_user,
         )
-        self.admin_url = f"postgresql://cardroom@127.0.0.1:{self.port}/postgres"
         deadline = time.monotonic() + START_TIMEOUT
         while True:
             try:
@@ -92,6 +97,15 @@ class PostgresServer:
                     self.stop()
                     raise RuntimeError("PostgreSQL did not start") from None
                 time.sleep(0.2)
+
+    def crash_and_restart(self, down: float = 0.0) -> None:
+        """An immediate shutdown (SIGQUIT: every connection cut, no checkpoint, as in a
+        crash), ``down`` seconds without a server, then a start on the same files and
+        port, which recovers from the write-ahead log."""
+        self.process.send_signal(signal.SIGQUIT)
+        self.process.wait(timeout=60)
+        time.sleep(down)
+        self._start()
 
     def fresh_url(self) -> str:
         """The URL of a new, empty schema: each store test starts from nothing."""

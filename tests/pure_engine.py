@@ -1,7 +1,8 @@
-"""Random play of every built-in game as a digest, run by the compiled engine in the test
-process and by the plain sources in a subprocess (``python -m tests.pure_engine``), which
-loads every module of :data:`~simulations.engine.compiled.COMPILED` from its ``.py`` file
-even where a compiled one sits beside it."""
+"""Random play of every built-in game, and PHH files replayed, as digests, run by the compiled
+build in the test process and by the plain sources in a subprocess (``python -m
+tests.pure_engine CODE...`` or ``python -m tests.pure_engine --phh FILE...``), which loads
+every module of :data:`~simulations.engine.compiled.COMPILED` from its ``.py`` file even where
+a compiled one sits beside it."""
 
 from __future__ import annotations
 
@@ -15,16 +16,17 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 HANDS = 150  # a variant's hands: every phase, all-ins, reshuffles and split pots between them
 
 
 class _Sources(importlib.abc.MetaPathFinder):
-    """Finds the compiled engine's modules (``names`` in ``directory``) as their sources."""
+    """Finds the compiled modules (``names``, full names, under ``root``) as their sources."""
 
-    def __init__(self, names: Sequence[str], directory: Path) -> None:
+    def __init__(self, names: Sequence[str], root: Path) -> None:
         self.names = frozenset(names)
-        self.directory = directory
+        self.root = root
 
     def find_spec(
         self,
@@ -32,10 +34,11 @@ class _Sources(importlib.abc.MetaPathFinder):
         path: Sequence[str] | None,
         target: ModuleType | None = None,
     ) -> importlib.machinery.ModuleSpec | None:
-        package, _, name = fullname.rpartition(".")
-        if package != "simulations.engine" or name not in self.names:
+        if fullname not in self.names:
             return None
-        return importlib.util.spec_from_file_location(fullname, self.directory / f"{name}.py")
+        from simulations.engine.compiled import source
+
+        return importlib.util.spec_from_file_location(fullname, source(fullname, self.root))
 
 
 def digests(codes: Sequence[str], hands: int = HANDS) -> dict[str, str]:
@@ -63,12 +66,38 @@ def digests(codes: Sequence[str], hands: int = HANDS) -> dict[str, str]:
     return found
 
 
-def main(codes: Sequence[str]) -> None:
+def replays(paths: Sequence[str]) -> dict[str, list[Any]]:
+    """``cardroom replay``'s reports of ``paths``, by each engine choice: every file's error
+    and every hand's name, outcome, notes, differences and message (not its seconds)."""
+    from simulations.phh.batch import replay_files
+    from simulations.phh.options import Engine, ReplayOptions
+
+    found: dict[str, list[Any]] = {}
+    for engine in Engine:
+        reports = replay_files(paths, ReplayOptions(engine=engine))
+        found[engine.value] = [
+            [
+                report.path,
+                report.error,
+                [
+                    [r.name, r.outcome.value, list(r.notes), repr(r.differences), r.message]
+                    for r in report.results
+                ],
+            ]
+            for report in reports
+        ]
+    return found
+
+
+def main(arguments: Sequence[str]) -> None:
     # compiled.py itself is never compiled, and imports no compiled module
     from simulations.engine import compiled
 
-    sys.meta_path.insert(0, _Sources(compiled.COMPILED, compiled.ENGINE))
-    found = digests(codes)
+    sys.meta_path.insert(0, _Sources(compiled.COMPILED, compiled.ROOT))
+    if arguments[:1] == ["--phh"]:
+        found: dict[str, Any] = replays(arguments[1:])
+    else:
+        found = digests(arguments)
     print(json.dumps({"compiled": list(compiled.compiled_modules()), "digests": found}))
 
 

@@ -23,6 +23,7 @@ from simulations.cards import parse_cards
 from simulations.engine.events import Awarded, BetOrRaised
 from simulations.engine.game import (
     HOLDEM_PHASES,
+    BigBlindAnteOrder,
     ForcedBets,
     GameDefinition,
     JackpotDrop,
@@ -54,9 +55,11 @@ from simulations.engine.replay import (
     ActionCode,
     HandRecord,
     ReplayBatch,
+    ReplayRules,
     ReplayStatus,
     record_hand,
     replay,
+    replay_games,
 )
 from simulations.evaluators.selection import OMAHA
 
@@ -118,7 +121,53 @@ def _random_game(chooser: random.Random, limit: Limit, index: int) -> GameDefini
         game = replace(game, heads_up_cap=list(HeadsUpCap)[(index // 7) % len(HeadsUpCap)])
     if on_button:
         game = replace(game, forced=ForcedBets(ante, blinds, first_blind_on_button=True))
+    if blinds and (index // 2) % 3 == 1:
+        # A big-blind ante, paid after the blind or before it.
+        order = list(BigBlindAnteOrder)[(index // 6) % 2]
+        ante_of_table = chooser.choice([1, big, 2 * big])
+        forced = replace(game.forced, big_blind_ante=ante_of_table, big_blind_ante_order=order)
+        game = replace(game, forced=forced)
+    if blinds and index % 3 != 2:
+        game = replace(game, straddles=[StraddleRule.LIVE, StraddleRule.MISSISSIPPI][index % 3])
     return game
+
+
+def _blind_posters(game: GameDefinition, n: int, button: int) -> list[int]:
+    blinds = game.forced.blinds
+    if n == 2 and len(blinds) == 2:
+        return [button, (button + 1) % 2]
+    first = button if game.forced.first_blind_on_button else button + 1
+    return [(first + j) % n for j in range(len(blinds))]
+
+
+def _random_straddles(
+    game: GameDefinition, stacks: list[int], button: int, chooser: random.Random
+) -> list[tuple[int, int]]:
+    """One to three straddles the game allows (each a minimum raise or more, up to all in),
+    or none."""
+    blinds = game.forced.blinds
+    n = len(stacks)
+    if game.straddles is StraddleRule.NONE or not blinds or chooser.random() < 0.4:
+        return []
+    posters = _blind_posters(game, n, button)
+    to_match = last_raise = blinds[-1]
+    previous = posters[-1]
+    found: list[tuple[int, int]] = []
+    for k in range(chooser.randint(1, 3)):
+        if game.straddles is StraddleRule.LIVE or k > 0:
+            seat = (previous + (1 if game.straddles is StraddleRule.LIVE else -1)) % n
+        else:
+            seat = chooser.randrange(n)
+        if seat in posters or any(s == seat for s, _ in found):
+            break
+        chips = stacks[seat] - min(game.forced.ante, stacks[seat])
+        minimum = to_match + last_raise
+        if chips < minimum:
+            break
+        total = chooser.choice([minimum, min(chips, 2 * minimum), chips])
+        found.append((seat, total))
+        last_raise, to_match, previous = total - to_match, total, seat
+    return found
 
 
 ODD_CHIP_RULES = (OddChipRule.FIRST_LEFT_OF_BUTTON, OddChipRule.ONE_EACH_LEFT_OF_BUTTON)
@@ -168,13 +217,14 @@ def _play(game: GameDefinition, seed: int) -> Played:
     stacks = [_random_stack(chooser, forced) for _ in range(n)]
     button = chooser.randrange(n)
     deck = [int(c) for c in np.random.default_rng(seed).permutation(52)]
-    hand = Hand(game, stacks, button, deck=deck)
+    straddles = _random_straddles(game, stacks, button, chooser)
+    hand = Hand(game, stacks, button, deck=deck, straddles=straddles)
     actions = []
     while not hand.finished:
         action = _choose(hand.legal_actions(), game.stakes.unit, chooser)
         actions.append(action)
         hand.act(action)
-    record = HandRecord(tuple(stacks), button, tuple(deck), tuple(actions))
+    record = HandRecord(tuple(stacks), button, tuple(deck), tuple(actions), tuple(straddles))
     return Played(hand, record)
 
 
@@ -215,6 +265,8 @@ def _assert_same_results(game: GameDefinition, played: list[Played]) -> Counter[
         seen["short all-ins"] += any(e.all_in and not e.reopens for e in wagers)
         seen["no actions"] += not p.record.actions
         seen["showdowns"] += sum(not f for f in hand.folded) > 1
+        seen["straddles"] += bool(p.record.straddles)
+        seen["big-blind antes"] += any(hand.dead)
     return seen
 
 
@@ -230,7 +282,8 @@ def test_kernel_matches_reference_on_random_hands(limit: Limit) -> None:
         seen += _assert_same_results(game, played)
     assert seen["hands"] == 2400
     # The random play must reach the cases the rules are about, or this test proves little.
-    for case in ("side pots", "split pots", "short all-ins", "showdowns", "no actions"):
+    cases = ("side pots", "split pots", "short all-ins", "showdowns", "no actions")
+    for case in (*cases, "straddles", "big-blind antes"):
         assert seen[case] > 0, (case, seen)
 
 
@@ -248,7 +301,7 @@ def test_kernel_matches_reference_on_many_random_hands(limit: Limit) -> None:
 def _reference_verdict(game: GameDefinition, record: HandRecord) -> tuple[int, str, Hand]:
     """Where the reference engine stops on ``record``: (index, reason, hand); index -1 when
     it completes, the number of actions when they run out first."""
-    hand = Hand(game, record.stacks, record.button, deck=record.deck)
+    hand = Hand(game, record.stacks, record.button, deck=record.deck, straddles=record.straddles)
     for index, action in enumerate(record.actions):
         try:
             hand.act(action)
@@ -324,6 +377,123 @@ def test_kernel_rejects_what_the_reference_rejects(limit: Limit) -> None:
         ReplayStatus.CHECK_FACING_BET,
     ):
         assert statuses[status] > 0, (status, statuses)
+
+
+_STRADDLE_REFUSALS = (
+    ReplayStatus.STRADDLE_OUT_OF_ORDER,
+    ReplayStatus.STRADDLE_AFTER_POST,
+    ReplayStatus.STRADDLE_NOT_A_RAISE,
+    ReplayStatus.STRADDLE_NOT_COVERED,
+)
+
+
+def test_kernel_refuses_the_straddles_the_reference_refuses() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Straddle bets': a straddle from the wrong seat, from
+    a blind, short of a minimum raise or beyond the player's chips is refused as the
+    reference engine refuses it (its message), and a sound one is posted."""
+    chooser = random.Random(11)
+    refused: Counter[ReplayStatus] = Counter()
+    for game, played in _random_hands(Limit.NO, games=30, hands_per_game=30, seed=300):
+        if game.straddles is StraddleRule.NONE:
+            continue
+        records = []
+        for p in played:
+            straddles = list(p.record.straddles)
+            if straddles:
+                seat, total = straddles[-1]
+                n = len(p.record.stacks)
+                how = chooser.choice(["seat", "blind", "small", "cover", "none"])
+                if how == "seat":
+                    straddles[-1] = ((seat + 1) % n, total)
+                elif how == "blind":
+                    straddles[-1] = (_blind_posters(game, n, p.record.button)[0], total)
+                elif how == "small":
+                    straddles[-1] = (seat, total - 1)
+                elif how == "cover":
+                    straddles[-1] = (seat, p.record.stacks[seat] + 1)
+            records.append(replace(p.record, straddles=tuple(straddles)))
+        result = replay(game, ReplayBatch.from_records(records))
+        for i, record in enumerate(records):
+            status = ReplayStatus(int(result.status[i]))
+            deck, straddles = record.deck, record.straddles
+            try:
+                Hand(game, record.stacks, record.button, deck=deck, straddles=straddles)
+            except ValueError as error:
+                assert status in _STRADDLE_REFUSALS, (record, str(error))
+                assert result.reason(i) == str(error), record
+                assert int(result.failed_action[i]) == -1 and not result.payoffs[i].any()
+                refused[status] += 1
+            else:
+                assert status not in _STRADDLE_REFUSALS, (record, result.message(i))
+    assert all(refused[status] > 0 for status in _STRADDLE_REFUSALS), refused
+
+
+def _reference_short_of(game: GameDefinition, record: HandRecord) -> list[int]:
+    """Per action, the smallest full bet or raise where the reference engine takes a bet or
+    raise below it (``LegalActions.full_total``: an all-in short of a full one), else 0."""
+    hand = Hand(game, record.stacks, record.button, deck=record.deck, straddles=record.straddles)
+    found = []
+    for action in record.actions:
+        legal = hand.legal_actions()
+        short = (
+            action.kind in (ActionKind.BET, ActionKind.RAISE)
+            and legal.full_total is not None
+            and action.total is not None
+            and action.total < legal.full_total
+        )
+        found.append(legal.full_total if short and legal.full_total is not None else 0)
+        hand.act(action)
+    return found
+
+
+@pytest.mark.parametrize("limit", list(Limit))
+def test_one_call_plays_hands_of_many_games(limit: Limit) -> None:
+    """One kernel call, the hands of 16 games (stakes, antes, blinds, caps, conventions) in
+    turn, each under its own rules: every stack and contribution the reference engine gives,
+    and every bet or raise short of a full one (with that full total) where it takes one."""
+    games = _random_hands(limit, games=16, hands_per_game=12, seed=200 + list(Limit).index(limit))
+    order = [(g, k) for k in range(12) for g in range(len(games))]  # the games interleaved
+    played = [games[g][1][k] for g, k in order]
+    rows = np.array([g for g, _ in order], dtype=np.int64)
+    rules = [ReplayRules.from_game(game) for game, _ in games]
+    batch = ReplayBatch.from_records(p.record for p in played)
+    result = replay_games(rules, rows, batch, contributions=True, short_wagers=True)
+    assert result.contributed is not None and result.short_of is not None
+    assert not result.errors()
+    shorts = 0
+    for i, (p, (g, _)) in enumerate(zip(played, order, strict=True)):
+        n = p.hand.n
+        assert result.stacks[i, :n].tolist() == list(p.hand.stacks), (games[g][0], p.record)
+        assert result.contributed[i, :n].tolist() == p.hand.contributed
+        start, stop = int(batch.action_offsets[i]), int(batch.action_offsets[i + 1])
+        expected = _reference_short_of(games[g][0], p.record)
+        assert result.short_of[start:stop].tolist() == expected, p.record
+        shorts += sum(1 for x in expected if x)
+    assert shorts > 0
+    # The same hands one game at a time give the same results.
+    for g, (game, hands) in enumerate(games):
+        alone = replay(game, ReplayBatch.from_records(p.record for p in hands))
+        mine = [i for i, (h, _) in enumerate(order) if h == g]
+        assert alone.stacks.tolist() == [
+            result.stacks[i, : alone.stacks.shape[1]].tolist() for i in mine
+        ]
+
+
+def test_hands_of_many_games_are_checked_against_their_own() -> None:
+    """A hand is refused for its own game's player range; rows must name a game."""
+    three = holdem(Limit.NO, blinds=(1, 2, 4))
+    two = holdem(Limit.NO, blinds=(1, 2))
+    checks = (Action.call(), *(Action.check(),) * 7)  # to the showdown
+    record = HandRecord((50, 50), 1, tuple(range(12)), checks)
+    batch = ReplayBatch.from_records([record, record])
+    rules = [ReplayRules.from_game(two), ReplayRules.from_game(three)]
+    assert replay_games(rules, [0, 0], batch).completed == 2
+    with pytest.raises(ValueError, match=r"hand 1 has 2 players; this game replays 3 to 10"):
+        replay_games(rules, [0, 1], batch)
+    with pytest.raises(ValueError, match=r"rows must name games 0\.\.1"):
+        replay_games(rules, [0, 2], batch)
+    with pytest.raises(ValueError, match="one game per hand"):
+        replay_games(rules, [0], batch)
 
 
 def _deck(holes: list[str], board: str, button: int) -> list[int]:
@@ -479,14 +649,13 @@ def test_record_hand_rebuilds_the_deck_and_the_actions() -> None:
 
 
 def test_unsupported_games_are_refused() -> None:
-    """Rake, the jackpot drop, straddles, exact odd chips and games other than hold'em
+    """Rake, the jackpot drop, exact odd chips and games other than hold'em
     (Omaha, seven-card stud) are refused up front with a message naming what is not played."""
     record = HandRecord((100, 100, 100), 0, tuple(range(52)), (Action.fold(), Action.fold()))
     batch = ReplayBatch.from_records([record])
     cases = [
         (holdem(Limit.NO, rake=Rake(Fraction(1, 20))), "rake"),
         (holdem(Limit.NO, jackpot_drop=JackpotDrop(1, 20)), "jackpot drop"),
-        (holdem(Limit.NO, straddles=StraddleRule.LIVE), "straddles"),
         (holdem(Limit.NO, odd_chips=OddChipRule.EXACT), "exact fractional"),
     ]
     omaha = GameDefinition(
@@ -506,9 +675,9 @@ def test_unsupported_games_are_refused() -> None:
 
 
 def test_unplayable_hands_are_refused() -> None:
-    """Kill blinds, posts, placed blinds and straddles cannot be recorded; three blinds
-    heads-up, repeated cards, empty stacks and bad buttons are refused before anything is
-    replayed."""
+    """Kill blinds, posts and placed blinds cannot be recorded (straddles can); straddles in
+    a game without them, three blinds heads-up, repeated cards, empty stacks and bad buttons
+    are refused before anything is replayed."""
     game = holdem(Limit.NO, blinds=(1, 2))
     killed = Hand(game, [100] * 4, 0, rng=np.random.default_rng(1), kill=(3, Fraction(2)))
     with pytest.raises(ValueError, match="seat 3 posted a kill blind"):
@@ -521,8 +690,11 @@ def test_unplayable_hands_are_refused() -> None:
     with pytest.raises(ValueError, match="blinds after the button"):
         record_hand(moved)
     straddling = holdem(Limit.NO, straddles=StraddleRule.LIVE)
-    with pytest.raises(ValueError, match="straddles"):
-        record_hand(Hand(straddling, [100] * 4, 0, rng=np.random.default_rng(1)))
+    straddled = Hand(straddling, [100] * 4, 0, rng=np.random.default_rng(1), straddles=[(3, 4)])
+    assert record_hand(straddled).straddles == ((3, 4),)
+    straddle = HandRecord((100,) * 4, 0, tuple(range(52)), (), ((3, 4),))
+    with pytest.raises(ValueError, match="hand 0: its game allows no straddles"):
+        replay(game, ReplayBatch.from_records([straddle]))
     three = holdem(Limit.NO, blinds=(1, 2, 4))
     heads_up = HandRecord((100, 100), 0, tuple(range(52)), ())
     with pytest.raises(ValueError, match="3 blinds need as many players"):

@@ -10,14 +10,28 @@ reference engine for every hand); the corpus is ``../shared/phh`` or ``$CARDROOM
 from __future__ import annotations
 
 import os
+import random
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from simulations.engine.hand import Hand
+from simulations.engine.replay import ReplayRules
+from simulations.engine.variants import POKER_VARIANTS
 from simulations.phh.batch import replay_files
-from simulations.phh.options import Engine, ReplayOptions
+from simulations.phh.fast import KernelGames, replay_covered
+from simulations.phh.model import PhhHand
+from simulations.phh.options import Engine, HeadsUpBlinds, ReplayOptions
 from simulations.phh.quick import replay_quick
+from simulations.phh.read import read_file
+from simulations.phh.record import hand_history
+from simulations.phh.replay import lay_game
+from simulations.phh.stakes import HandStakes
+from simulations.phh.write import dumps, dumps_all
 from simulations.verify.results import FileReport, Outcome, ScenarioResult
+from tests.random_play import random_action
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("CARDROOM_PHH") or REPOSITORY.parent / "shared" / "phh")
@@ -159,3 +173,182 @@ def test_generated_hold_em_as_the_reference(name: str) -> None:
     reference, auto = _both(files)
     assert _settled(files) > 50
     assert _summary(reference) == _summary(auto)
+
+
+def _random_hold_em(code: str, seeds: range) -> list[PhhHand]:
+    """Hands of ``code`` played with random legal actions at a new stakes each (blinds, an
+    ante now and then), stacks from a few blinds deep (short all-ins) to a hundred."""
+    hands = []
+    for seed in seeds:
+        chooser = random.Random(seed)
+        big = chooser.choice([2, 4, 10, 20, 50, 100, 200]) * chooser.randint(1, 3)
+        ante = chooser.choice([0, 0, 0, big // 10])
+        base = POKER_VARIANTS[code].game()
+        fixed = base.stakes.big_bet is not None
+        game = replace(
+            base,
+            forced=replace(base.forced, ante=ante, blinds=(big // 2, big)),
+            stakes=replace(base.stakes, small_bet=big, big_bet=2 * big if fixed else None),
+        )
+        n = chooser.randint(2, 9)
+        stacks = [
+            big * chooser.choice([1, 3, 8, 30, 100]) + chooser.randint(1, big) for _ in range(n)
+        ]
+        hand = Hand(game, stacks, n - 1, rng=np.random.default_rng(seed))
+        while not hand.finished:
+            hand.act(random_action(hand, chooser))
+        hands.append(hand_history(hand, code, number=seed))
+    return hands
+
+
+@pytest.mark.parametrize("code", ["NT", "FT"])
+def test_hands_of_many_stakes_in_one_file(tmp_path: Path, code: str) -> None:
+    """A .phhs file whose every hand has its own stakes, and one-hand files of them: every
+    hand the kernel plays is played in one call under its own stakes, short all-ins noted
+    as the reference engine notes them, and every report is the reference engine's."""
+    hands = _random_hold_em(code, range(60))
+    path = tmp_path / f"{code}.phhs"
+    path.write_text(dumps_all(hands))
+    singles = []
+    for number, hand in enumerate(hands[:12]):
+        single = tmp_path / f"{number}.phh"
+        single.write_text(dumps(hand))
+        singles.append(single)
+    paths = [path, *singles]
+    games = KernelGames(ReplayOptions())
+    found = replay_quick(paths, ReplayOptions(), games)
+    settled = sum(1 for file in found.values() for r in file.results if r is not None)
+    reference, auto = _both(paths)
+    assert _summary(reference) == _summary(auto)
+    outcomes = [r.outcome for report in reference for r in report.results]
+    assert settled >= outcomes.count(Outcome.PASSED) - 12  # heads-up with equal blinds aside
+    assert len(games.games) > 20  # one game laid out per stakes and table size
+    noted = [r for file in found.values() for r in file.results if r is not None and r.notes]
+    assert noted and all(n.startswith("short all-in: ") for r in noted for n in r.notes)
+
+
+def test_hands_the_scan_leaves_are_played_in_one_call_too(tmp_path: Path) -> None:
+    """Hands outside the plain form the scan reads (a field of the writer's own) are read
+    by the Python reader and still played by the kernel, every stakes in one call, and
+    reported as the reference engine reports them."""
+    hands = [replace(h, extra=(("event", "x"),)) for h in _random_hold_em("NT", range(60, 100))]
+    path = tmp_path / "event.phhs"
+    path.write_text(dumps_all(hands))
+    assert _settled([path]) == 0
+    covered = replay_covered([read_file(path)], ReplayOptions())
+    reference, auto = _both([path])
+    assert _summary(reference) == _summary(auto)
+    passed = [i for i, r in enumerate(reference[0].results) if r.outcome is Outcome.PASSED]
+    assert len(covered) > len(passed) // 2
+    assert any(r.notes for r in covered.values())
+
+
+def _full_layout(
+    variant: str, stakes: HandStakes, players: int, first_by_p1: bool
+) -> tuple[ReplayRules, tuple[tuple[int, int], ...]] | None:
+    """The kernel's rules of the game laid out in full for ``stakes``, and its straddles,
+    or None where the kernel does not play it; heads-up with equal blinds, the blinds left
+    of the button where p1 acts first (a big-blind ante then aside)."""
+    base = POKER_VARIANTS[variant].game()
+    try:
+        game, straddles, notes = lay_game(base, stakes, players, False, ReplayOptions())
+        rules = ReplayRules.from_game(game)
+    except ValueError:
+        return None
+    blinds = game.forced.blinds
+    if notes or len(blinds) > players:
+        return None
+    if players == 2 and len(blinds) == 2 and blinds[0] == blinds[1] and first_by_p1:
+        if game.forced.big_blind_ante:
+            return None
+        rules = replace(rules, heads_up_blinds_left=True)
+    return rules, straddles
+
+
+@pytest.mark.parametrize("variant", ["NT", "FT"])
+def test_each_stakes_gets_the_rules_a_full_layout_gives(variant: str) -> None:
+    """The kernel's games of many stakes, laid out in full once per form and otherwise by
+    their forced bets and stakes alone, are the very rules (and straddles) each game laid
+    out in full gives: antes, blinds (one, two, equal heads-up), straddles, big-blind antes,
+    sizes; and where one is not the kernel's, neither is the other."""
+    chooser = random.Random(variant)
+    games = KernelGames(ReplayOptions())
+    seen = {True: 0, False: 0}
+    for _ in range(400):
+        players = chooser.randint(2, 9)
+        big = chooser.choice([2, 4, 5, 10, 100])
+        small = chooser.choice([1, big // 2, big])
+        blinds = [small, big] + [0] * (players - 2)
+        if chooser.random() < 0.15 and players > 2:
+            blinds[2] = 2 * big  # a straddle
+        ante = chooser.choice([0, 0, 1, big // 2])
+        antes = [ante] * players
+        if chooser.random() < 0.15:
+            antes = [0] * players
+            antes[1 if players > 2 else 0] = big  # a big-blind ante
+        elif chooser.random() < 0.05:
+            antes[0] += 1  # antes that differ: the reader names them
+        if variant == "FT":
+            sizes: dict[str, int | None] = {"small_bet": big, "big_bet": 2 * big}
+        else:
+            sizes = {"min_bet": chooser.choice([big, 2 * big])}
+        stakes = HandStakes(antes=tuple(antes), blinds_or_straddles=tuple(blinds), **sizes)
+        first_by_p1 = chooser.random() < 0.5
+        key = (variant, stakes, players, first_by_p1)
+        row = games.row(key, variant, stakes, players, first_by_p1)
+        expected = _full_layout(variant, stakes, players, first_by_p1)
+        assert (row >= 0) == (expected is not None), stakes
+        if expected is not None:
+            assert (games.games[row].rules, games.games[row].straddles) == expected, stakes
+        seen[expected is not None] += 1
+    assert seen[True] > 100 and seen[False] > 15
+    assert any(game.rules.heads_up_blinds_left for game in games.games)
+
+
+# Heads-up with equal blinds: p1 raises first (the button's blind taken as the big one, the
+# other player first in every round), or p2, on the button, does (the texts' order).
+_HEADS_UP = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [50, 50]
+min_bet = 50
+starting_stacks = [1000, 1200]
+actions = ['d dh p1 6s8h', 'd dh p2 Ah8s', '{first} cbr 150', '{second} cc', 'd db JcQh3s', \
+'p1 cc', 'p2 cbr 200', 'p1 cc', 'd db 2d', 'p1 cc', 'p2 cc', 'd db Qs', 'p1 cc', 'p2 cc', \
+'p1 sm 6s8h', 'p2 sm Ah8s']
+finishing_stacks = [650, 1550]
+"""
+
+
+@pytest.mark.parametrize("blinds", list(HeadsUpBlinds))
+def test_heads_up_with_equal_blinds_by_the_kernel(tmp_path: Path, blinds: HeadsUpBlinds) -> None:
+    """Heads-up hands with equal blinds, p1 or p2 first: read by the scan and by the Python
+    reader, the kernel takes those whose first turn the options' blinds give to the player
+    the history has act first (with the reference engine's note where it took the button's
+    blind as the big one), and every report is the reference engine's."""
+    p1_first = _HEADS_UP.format(first="p1", second="p2")
+    p2_first = _HEADS_UP.format(first="p2", second="p1")
+    singles = [*_files(tmp_path, p1_first)]
+    for name in "def":
+        singles.append(tmp_path / f"{name}.phh")
+        singles[-1].write_text(p2_first)
+    several = tmp_path / "both.phhs"
+    several.write_text("".join(f"[{n}]\n{(p1_first, p2_first)[n % 2]}\n" for n in range(6)))
+    event = tmp_path / "event.phhs"  # a field of the writer's own: the Python reader's
+    event.write_text(f"[1]\n{p1_first}event = 'x'\n[2]\n{p2_first}event = 'x'\n")
+    paths = [*singles, several, event]
+    options = ReplayOptions(heads_up_blinds=blinds)
+    reference = replay_files(paths, replace(options, engine=Engine.REFERENCE))
+    auto = replay_files(paths, options)
+    assert _summary(reference) == _summary(auto)
+    passed = [r for report in reference for r in report.results if r.passed]
+    settled = replay_quick(paths, options)
+    by_kernel = [r for file in settled.values() for r in file.results if r is not None]
+    covered = replay_covered([read_file(event)], options)
+    noted = [r for r in passed if r.notes]
+    if blinds is HeadsUpBlinds.AUTO:
+        assert len(passed) == 14 and len(noted) == 7
+        assert all(r.notes[0].startswith("heads-up blinds: ") for r in noted)
+        assert len(by_kernel) == 12 and len(covered) == 2
+    else:
+        assert len(passed) == 7 and not noted  # the others' first line is out of turn
+        assert len(by_kernel) == 6 and len(covered) == 1

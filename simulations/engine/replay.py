@@ -3,17 +3,19 @@
 A :class:`ReplayBatch` holds many hands as flat arrays: per hand the number of seats, the
 starting stacks, the button, the deck order (the cards the hand may deal: hole cards one at
 a time clockwise from the button's left, two rounds, then a burn before each of the flop,
-turn and river), and its actions in compressed-row form (``action_offsets`` into
-``action_kinds`` and ``action_totals``, a bet's or raise's total being the round total as in
-:class:`~simulations.engine.hand.Action`).  :func:`replay` plays the whole batch in one
-compiled loop (:mod:`simulations.engine.replay_kernel`) and returns every final stack, the
-payoffs, optionally the contributions, and a status per hand: completed, or the first
-illegal action and why, in the reference engine's words.
+turn and river), its straddles if any, and its actions in compressed-row form
+(``action_offsets`` into ``action_kinds`` and ``action_totals``, a bet's or raise's total
+being the round total as in :class:`~simulations.engine.hand.Action`).  :func:`replay`
+plays the whole batch under one game in one compiled loop
+(:mod:`simulations.engine.replay_kernel`), :func:`replay_games` each hand under its own game
+of several (the hands of many stakes), and both return every final stack, the payoffs,
+optionally the contributions and the short all-ins, and a status per hand: completed, or the
+first illegal action and why, in the reference engine's words.
 
 :class:`ReplayRules` reads a :class:`~simulations.engine.game.GameDefinition` into the
 numbers the kernel needs and refuses, naming them, the features it does not play: anything
-but hold'em's streets and showdown, bring-ins, straddles, kill blinds, posts, rake, the
-jackpot drop and exact fractional odd chips.  :func:`record_hand` turns a hand played by
+but hold'em's streets and showdown, bring-ins, kill blinds, posts, rake, the jackpot drop
+and exact fractional odd chips.  :func:`record_hand` turns a hand played by
 :class:`~simulations.engine.hand.Hand` into a :class:`HandRecord` from its events.
 
 The rules are the reference engine's (Rules 002_376df91f076a6501.txt; see
@@ -23,7 +25,7 @@ The rules are the reference engine's (Rules 002_376df91f076a6501.txt; see
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import IntEnum
 from typing import Any
 
@@ -42,7 +44,13 @@ from simulations.engine.events import (
     Posted,
     PostKind,
 )
-from simulations.engine.game import HOLDEM_PHASES, ForcedBets, GameDefinition, StraddleRule
+from simulations.engine.game import (
+    HOLDEM_PHASES,
+    BigBlindAnteOrder,
+    ForcedBets,
+    GameDefinition,
+    StraddleRule,
+)
 from simulations.engine.hand import Action, ActionKind, Hand, IllegalAction
 from simulations.engine.limits import (
     HeadsUpCap,
@@ -85,6 +93,11 @@ _CODE_OF_KIND = {
 }
 _KIND_OF_CODE = {code: kind for kind, code in _CODE_OF_KIND.items()}
 _WAGERS = (ActionCode.BET, ActionCode.RAISE)
+_STRADDLE_CODES = {
+    StraddleRule.NONE: kernel.STRADDLES_NONE,
+    StraddleRule.LIVE: kernel.STRADDLES_LIVE,
+    StraddleRule.MISSISSIPPI: kernel.STRADDLES_MISSISSIPPI,
+}
 _LIMIT_CODES = {
     Limit.FIXED: kernel.LIMIT_FIXED,
     Limit.SPREAD: kernel.LIMIT_SPREAD,
@@ -95,7 +108,8 @@ _LIMIT_CODES = {
 
 class ReplayStatus(IntEnum):
     """How a replayed hand ended: completed, or why it stopped (the reference engine's
-    ``IllegalAction`` reasons, in the order ``Hand._check`` tests them)."""
+    ``IllegalAction`` reasons, in the order ``Hand._check`` tests them, and the reasons it
+    refuses a hand's straddles as it sets the hand up)."""
 
     COMPLETED = kernel.COMPLETED
     HAND_OVER = kernel.HAND_OVER
@@ -112,17 +126,24 @@ class ReplayStatus(IntEnum):
     OFF_UNIT = kernel.OFF_UNIT
     UNKNOWN_ACTION = kernel.UNKNOWN_ACTION
     TOO_FEW_ACTIONS = kernel.TOO_FEW_ACTIONS
+    STRADDLE_OUT_OF_ORDER = kernel.STRADDLE_OUT_OF_ORDER
+    STRADDLE_AFTER_POST = kernel.STRADDLE_AFTER_POST
+    STRADDLE_NOT_A_RAISE = kernel.STRADDLE_NOT_A_RAISE
+    STRADDLE_NOT_COVERED = kernel.STRADDLE_NOT_COVERED
 
 
 @dataclass(frozen=True)
 class HandRecord:
     """One hand to replay: starting stacks by seat, the button's seat, the deck order (at
-    least the cards the hand may deal) and every action in the order taken."""
+    least the cards the hand may deal), every action in the order taken, and the straddles
+    posted before them as (seat, total), as :class:`~simulations.engine.hand.Hand` takes
+    them."""
 
     stacks: tuple[int, ...]
     button: int
     deck: tuple[int, ...]
     actions: tuple[Action, ...]
+    straddles: tuple[tuple[int, int], ...] = ()
 
 
 def _integers(value: npt.ArrayLike, name: str, ndim: int) -> npt.NDArray[np.integer]:
@@ -148,8 +169,10 @@ class ReplayBatch:
 
     ``stacks`` is (hands, width) with zeros past each hand's seats; ``decks`` is
     (hands, at least ``2 * max(seats) + 8``) card codes, of which a hand of n seats uses the
-    first ``2 * n + 8``.  Checked on construction: seats, buttons, positive stacks, distinct
-    card codes 0..51, and offsets that cover the actions.
+    first ``2 * n + 8``.  ``straddle_seats`` and ``straddle_totals`` (hands, straddles at
+    most; None: no straddles) give each hand's straddles in the order posted, seat -1 after
+    the last.  Checked on construction: seats, buttons, positive stacks, distinct card codes
+    0..51, offsets that cover the actions, and straddles of the hand's seats for chips.
     """
 
     seats: Int8Array
@@ -159,6 +182,8 @@ class ReplayBatch:
     action_offsets: Int64Array
     action_kinds: Int8Array
     action_totals: Int64Array
+    straddle_seats: Int8Array | None = None
+    straddle_totals: Int64Array | None = None
 
     def __post_init__(self) -> None:
         seats = _fitted(_integers(self.seats, "seats", 1), np.int8, "seats")
@@ -196,6 +221,7 @@ class ReplayBatch:
             raise ValueError("action_offsets must run from 0, never decreasing, one per hand + 1")
         if kinds.shape[0] != offsets[-1] or totals.shape[0] != offsets[-1]:
             raise ValueError("action_kinds and action_totals must hold action_offsets[-1] actions")
+        straddlers, straddled = self._straddles(seats)
         hand, position = kernel.first_bad_deck(seats, decks)
         if hand >= 0:
             raise ValueError(
@@ -210,8 +236,33 @@ class ReplayBatch:
             ("action_offsets", offsets),
             ("action_kinds", kinds),
             ("action_totals", totals),
+            ("straddle_seats", straddlers),
+            ("straddle_totals", straddled),
         ):
             object.__setattr__(self, name, array)
+
+    def _straddles(self, seats: Int8Array) -> tuple[Int8Array, Int64Array]:
+        """The straddle arrays checked, (hands, 0) where none are given."""
+        hands = seats.shape[0]
+        if self.straddle_seats is None and self.straddle_totals is None:
+            return np.zeros((hands, 0), dtype=np.int8), np.zeros((hands, 0), dtype=np.int64)
+        if self.straddle_seats is None or self.straddle_totals is None:
+            raise ValueError("straddle_seats and straddle_totals come together")
+        where = _fitted(_integers(self.straddle_seats, "straddle_seats", 2), np.int8, "seats")
+        totals = _fitted(
+            _integers(self.straddle_totals, "straddle_totals", 2), np.int64, "straddle_totals"
+        )
+        if where.shape != totals.shape or where.shape[0] != hands:
+            raise ValueError("straddle_seats and straddle_totals must have one row per hand")
+        given = where >= 0
+        if np.any(where < -1) or np.any(where >= seats[:, None]):
+            bad = int(np.argmax(np.any((where < -1) | (where >= seats[:, None]), axis=1)))
+            raise ValueError(f"hand {bad}: a straddle's seat must be a seat of the hand")
+        if np.any(given[:, 1:] & ~given[:, :-1]):
+            raise ValueError("a hand's straddles come first in its row, then seats -1")
+        if np.any(given & (totals <= 0)):
+            raise ValueError("a straddle puts in chips (totals positive)")
+        return where, totals
 
     @classmethod
     def from_records(cls, records: Iterable[HandRecord]) -> ReplayBatch:
@@ -248,6 +299,13 @@ class ReplayBatch:
                 kinds.append(code)
                 totals.append(action.total if code in _WAGERS and action.total is not None else 0)
             offsets[i + 1] = len(kinds)
+        most = max((len(r.straddles) for r in hands), default=0)
+        straddle_seats = np.full((len(hands), most), -1, dtype=np.int8)
+        straddle_totals = np.zeros((len(hands), most), dtype=np.int64)
+        for i, record in enumerate(hands):
+            for k, (seat, total) in enumerate(record.straddles):
+                straddle_seats[i, k] = seat
+                straddle_totals[i, k] = total
         return cls(
             seats=np.array([len(r.stacks) for r in hands], dtype=np.int64),
             buttons=np.array([r.button for r in hands], dtype=np.int64),
@@ -256,6 +314,8 @@ class ReplayBatch:
             action_offsets=offsets,
             action_kinds=np.array(kinds, dtype=np.int64),
             action_totals=np.array(totals, dtype=np.int64),
+            straddle_seats=straddle_seats if most else None,
+            straddle_totals=straddle_totals if most else None,
         )
 
     def __len__(self) -> int:
@@ -274,11 +334,19 @@ class ReplayBatch:
     def record(self, hand: int) -> HandRecord:
         """Hand ``hand`` decoded (its deck as far as the hand may deal)."""
         n = int(self.seats[hand])
+        assert self.straddle_seats is not None and self.straddle_totals is not None
         return HandRecord(
             stacks=tuple(int(s) for s in self.stacks[hand, :n]),
             button=int(self.buttons[hand]),
             deck=tuple(int(c) for c in self.decks[hand, : kernel.cards_dealt(n)]),
             actions=self.actions(hand),
+            straddles=tuple(
+                (int(seat), int(total))
+                for seat, total in zip(
+                    self.straddle_seats[hand], self.straddle_totals[hand], strict=True
+                )
+                if seat >= 0
+            ),
         )
 
 
@@ -314,26 +382,12 @@ class ReplayRules:
     short_all_ins: ShortAllInRule
     min_players: int
     max_players: int
-
-    def kernel_rules(self) -> kernel.KernelRules:
-        """These rules as the compiled kernel takes them."""
-        return kernel.KernelRules(
-            _LIMIT_CODES[self.limit],
-            self.ante,
-            np.array(self.blinds, dtype=np.int64),
-            self.first_blind_on_button,
-            np.array(self.bet_sizes, dtype=np.int64),
-            np.array([low for low, _ in self.spreads], dtype=np.int64),
-            np.array([high for _, high in self.spreads], dtype=np.int64),
-            -1 if self.max_bets is None else self.max_bets,
-            self.cap_lifted_heads_up,
-            self.heads_up_cap is HeadsUpCap.START_OF_ROUND,
-            self.unit,
-            self.half_bet,
-            self.small_blind_as_big,
-            self.odd_chips.code,
-            self.short_all_ins.code,
-        )
+    big_blind_ante: int = 0
+    big_blind_ante_first: bool = False
+    straddles: StraddleRule = StraddleRule.NONE
+    # Heads-up with two blinds: posted left of the button as at a bigger table (the button
+    # posts the big one), as Hand's ``blind_seats`` places them for a history read so.
+    heads_up_blinds_left: bool = False
 
     @classmethod
     def from_game(cls, game: GameDefinition) -> ReplayRules:
@@ -341,60 +395,176 @@ class ReplayRules:
         problems = _unsupported(game)
         if problems:
             raise ValueError(f"the replay kernel cannot play {game.name}: {'; '.join(problems)}")
-        stakes = game.stakes
-        forced = game.forced
         rules = cls(
             limit=game.limit,
-            ante=forced.ante,
-            blinds=forced.blinds,
-            first_blind_on_button=forced.first_blind_on_button,
-            bet_sizes=tuple(stakes.bet_size(r) for r in range(BETTING_ROUNDS)),
-            spreads=tuple(stakes.spread(r) for r in range(BETTING_ROUNDS)),
-            max_bets=stakes.max_bets,
-            cap_lifted_heads_up=stakes.cap_lifted_heads_up,
             heads_up_cap=game.heads_up_cap,
-            unit=stakes.unit,
             half_bet=game.incomplete_raise is IncompleteRaiseRule.HALF_BET,
             small_blind_as_big=game.pot_limit_blinds is PotLimitBlinds.SMALL_AS_BIG,
             odd_chips=game.odd_chips,
             short_all_ins=game.short_all_ins,
             min_players=game.min_players,
             max_players=game.max_players,
+            straddles=game.straddles,
+            **_stakes_numbers(game.forced, game.stakes),
         )
-        amounts = [rules.ante, *rules.blinds, *rules.bet_sizes, rules.unit]
-        amounts += [x for spread in rules.spreads for x in spread]
+        rules.check_amounts()
+        return rules
+
+    def with_stakes(self, forced: ForcedBets, stakes: Stakes) -> ReplayRules:
+        """These rules with other forced bets and stakes: :meth:`from_game` of the same game
+        with ``forced`` and ``stakes`` in its own's place (a ValueError names what of them
+        the kernel cannot play).  A run over hands of many stakes lays the game out once."""
+        problems = [*_unsupported_forced(forced), *_unsupported_stakes(stakes)]
+        if problems:
+            raise ValueError(f"the replay kernel cannot play these stakes: {'; '.join(problems)}")
+        rules = replace(self, **_stakes_numbers(forced, stakes))
+        rules.check_amounts()
+        return rules
+
+    def check_amounts(self) -> None:
+        amounts = [self.ante, self.big_blind_ante, *self.blinds, *self.bet_sizes, self.unit]
+        amounts += [x for spread in self.spreads for x in spread]
         if max(amounts) >= MAX_CHIPS:
             raise ValueError(f"the replay kernel plays stakes below 2**60 ({MAX_CHIPS}) only")
-        return rules
 
     def check_batch(self, batch: ReplayBatch) -> None:
         """Refuse hands this game cannot deal: seat counts outside the game's range, or fewer
         players than blinds (the reference engine cannot post three blinds heads-up)."""
-        if not len(batch):
-            return
-        low = max(self.min_players, len(self.blinds), 2)
-        high = min(self.max_players, MAX_SEATS)
-        bad = (batch.seats < low) | (batch.seats > high)
-        if np.any(bad):
-            hand = int(np.argmax(bad))
-            raise ValueError(
-                f"hand {hand} has {batch.seats[hand]} players; this game replays {low} to {high}"
-                + (f" ({len(self.blinds)} blinds need as many players)" if low > 2 else "")
-            )
+        check_hands((self,), np.zeros(len(batch), dtype=np.int64), batch)
+
+    @property
+    def player_range(self) -> tuple[int, int]:
+        """The fewest and the most players a hand of this game is replayed with."""
+        return max(self.min_players, len(self.blinds), 2), min(self.max_players, MAX_SEATS)
+
+
+def check_hands(rules: Sequence[ReplayRules], rows: Int64Array, batch: ReplayBatch) -> None:
+    """Refuse hands their game cannot deal (hand ``h`` is of game ``rules[rows[h]]``): seat
+    counts outside the game's range, or fewer players than blinds."""
+    if not len(batch):
+        return
+    ranges = np.array([r.player_range for r in rules], dtype=np.int64).reshape(len(rules), 2)
+    low, high = ranges[rows, 0], ranges[rows, 1]
+    bad = (batch.seats < low) | (batch.seats > high)
+    if np.any(bad):
+        hand = int(np.argmax(bad))
+        game = rules[int(rows[hand])]
+        fewest, most = game.player_range
+        raise ValueError(
+            f"hand {hand} has {batch.seats[hand]} players; this game replays {fewest} to {most}"
+            + (f" ({len(game.blinds)} blinds need as many players)" if fewest > 2 else "")
+        )
+
+
+def kernel_table(rules: Sequence[ReplayRules]) -> kernel.KernelRules:
+    """``rules`` as the compiled kernel takes them: one row per game, in order."""
+    widest = max((len(r.blinds) for r in rules), default=0)
+    blinds = np.zeros((len(rules), max(widest, 1)), dtype=np.int64)
+    for row, r in enumerate(rules):
+        blinds[row, : len(r.blinds)] = r.blinds
+
+    def column(values: list[int], dtype: type[np.generic] = np.int64) -> npt.NDArray[Any]:
+        return np.array(values, dtype=dtype)
+
+    return kernel.KernelRules(
+        column([_LIMIT_CODES[r.limit] for r in rules]),
+        column([r.ante for r in rules]),
+        blinds,
+        column([len(r.blinds) for r in rules]),
+        column([r.first_blind_on_button for r in rules], np.bool_),
+        column([r.heads_up_blinds_left for r in rules], np.bool_),
+        np.array([r.bet_sizes for r in rules], dtype=np.int64).reshape(len(rules), BETTING_ROUNDS),
+        np.array([[low for low, _ in r.spreads] for r in rules], dtype=np.int64).reshape(
+            len(rules), BETTING_ROUNDS
+        ),
+        np.array([[high for _, high in r.spreads] for r in rules], dtype=np.int64).reshape(
+            len(rules), BETTING_ROUNDS
+        ),
+        column([-1 if r.max_bets is None else r.max_bets for r in rules]),
+        column([r.cap_lifted_heads_up for r in rules], np.bool_),
+        column([r.heads_up_cap is HeadsUpCap.START_OF_ROUND for r in rules], np.bool_),
+        column([r.unit for r in rules]),
+        column([r.half_bet for r in rules], np.bool_),
+        column([r.small_blind_as_big for r in rules], np.bool_),
+        column([r.odd_chips.code for r in rules]),
+        column([r.short_all_ins.code for r in rules]),
+        column([r.big_blind_ante for r in rules]),
+        column([r.big_blind_ante_first for r in rules], np.bool_),
+        column([_STRADDLE_CODES[r.straddles] for r in rules]),
+    )
+
+
+def _defaults(kind: type[Any], played: frozenset[str]) -> tuple[tuple[str, Any], ...]:
+    """The fields of the dataclass ``kind`` that take part in comparisons, other than
+    ``played``, with their defaults."""
+    found = []
+    for f in fields(kind):
+        if f.compare and f.name not in played:
+            factory = f.default_factory
+            found.append((f.name, factory() if callable(factory) else f.default))
+    return tuple(found)
+
+
+# What the kernel reads of a game and of its stakes (the selection, showdown, rake and
+# jackpot drop it takes only at their defaults, checked by name first).
+_GAME_DEFAULTS = _defaults(
+    GameDefinition,
+    frozenset(
+        {
+            "name",
+            "phases",
+            "forced",
+            "limit",
+            "stakes",
+            "incomplete_raise",
+            "short_all_ins",
+            "pot_limit_blinds",
+            "heads_up_cap",
+            "odd_chips",
+            "min_players",
+            "max_players",
+            "straddles",
+        }
+    ),
+)
+_FORCED_DEFAULTS = _defaults(
+    ForcedBets,
+    frozenset(
+        {"ante", "blinds", "first_blind_on_button", "big_blind_ante", "big_blind_ante_order"}
+    ),
+)
+_STAKES_DEFAULTS = _defaults(
+    Stakes,
+    frozenset(
+        {
+            "small_bet",
+            "big_bet",
+            "big_bet_round",
+            "spreads",
+            "max_bets",
+            "cap_lifted_heads_up",
+            "unit",
+        }
+    ),
+)
 
 
 def _unsupported(game: GameDefinition) -> list[str]:
     """What in ``game`` the kernel does not play, in words."""
     problems = []
     phases = game.phases
-    if len(phases) != len(HOLDEM_PHASES) or any(
-        (
-            replace(phase, street=ours.street)
-            if isinstance(phase, Deal) and isinstance(ours, Deal)
-            else phase
+    # Hold'em's own phases at once; a deal's street may have another name.
+    if phases != HOLDEM_PHASES and (
+        len(phases) != len(HOLDEM_PHASES)
+        or any(
+            (
+                replace(phase, street=ours.street)
+                if isinstance(phase, Deal) and isinstance(ours, Deal)
+                else phase
+            )
+            != ours
+            for phase, ours in zip(phases, HOLDEM_PHASES, strict=False)
         )
-        != ours
-        for phase, ours in zip(phases, HOLDEM_PHASES, strict=False)
     ):
         problems.append(
             "only hold'em's streets are played (two down cards, then flop, turn and river, "
@@ -405,13 +575,7 @@ def _unsupported(game: GameDefinition) -> list[str]:
         problems.append(f"only hold'em high is shown down, not {shown}")
     if game.showdown != HIGH_ONLY:
         problems.append(f"only high hands are shown down, not {game.showdown.label}")
-    forced = game.forced
-    if forced.big_blind_ante:
-        problems.append("no big-blind ante is posted")
-    elif forced != ForcedBets(forced.ante, forced.blinds, forced.first_blind_on_button):
-        problems.append("only antes and blinds open the hand (no bring-in)")
-    if game.straddles is not StraddleRule.NONE:
-        problems.append("straddles are not played")
+    problems += _unsupported_forced(game.forced)
     if game.rake is not None:
         problems.append("rake is not taken")
     if game.jackpot_drop is not None:
@@ -422,33 +586,39 @@ def _unsupported(game: GameDefinition) -> list[str]:
         return problems
     # Anything else a definition may say (a setting added later) must be left at its
     # default: the kernel would otherwise ignore it silently.
-    stakes = game.stakes
-    known_stakes = Stakes(
-        stakes.small_bet,
-        stakes.big_bet,
-        stakes.big_bet_round,
-        stakes.spreads,
-        stakes.max_bets,
-        stakes.cap_lifted_heads_up,
-        stakes.unit,
-    )
-    known = GameDefinition(
-        name=game.name,
-        phases=phases,
-        forced=forced,
-        limit=game.limit,
-        stakes=known_stakes,
-        incomplete_raise=game.incomplete_raise,
-        short_all_ins=game.short_all_ins,
-        pot_limit_blinds=game.pot_limit_blinds,
-        heads_up_cap=game.heads_up_cap,
-        odd_chips=game.odd_chips,
-        min_players=game.min_players,
-        max_players=game.max_players,
-    )
-    if game != known:
+    if any(getattr(game, name) != default for name, default in _GAME_DEFAULTS):
         problems.append("it has settings the replay kernel does not know")
+    else:
+        problems += _unsupported_stakes(game.stakes)
     return problems
+
+
+def _unsupported_forced(forced: ForcedBets) -> list[str]:
+    if any(getattr(forced, name) != default for name, default in _FORCED_DEFAULTS):
+        return ["only antes and blinds open the hand (no bring-in)"]
+    return []
+
+
+def _unsupported_stakes(stakes: Stakes) -> list[str]:
+    if any(getattr(stakes, name) != default for name, default in _STAKES_DEFAULTS):
+        return ["it has settings the replay kernel does not know"]
+    return []
+
+
+def _stakes_numbers(forced: ForcedBets, stakes: Stakes) -> dict[str, Any]:
+    """The fields of :class:`ReplayRules` the forced bets and stakes give."""
+    return {
+        "ante": forced.ante,
+        "big_blind_ante": forced.big_blind_ante,
+        "big_blind_ante_first": forced.big_blind_ante_order is BigBlindAnteOrder.ANTE_FIRST,
+        "blinds": forced.blinds,
+        "first_blind_on_button": forced.first_blind_on_button,
+        "bet_sizes": tuple(stakes.bet_size(r) for r in range(BETTING_ROUNDS)),
+        "spreads": tuple(stakes.spread(r) for r in range(BETTING_ROUNDS)),
+        "max_bets": stakes.max_bets,
+        "cap_lifted_heads_up": stakes.cap_lifted_heads_up,
+        "unit": stakes.unit,
+    }
 
 
 @dataclass(frozen=True, eq=False)
@@ -456,20 +626,25 @@ class ReplayResult:
     """Per hand: final ``stacks`` and ``payoffs`` (hands, width), ``contributed`` (what each
     seat put in, the uncalled bet handed back; None unless asked for), ``status``
     (:class:`ReplayStatus`), ``failed_action`` (the index of the first illegal action within
-    the hand, or -1) and ``detail`` (the seat and numbers a status message quotes).
+    the hand, or -1) and ``detail`` (the seat and numbers a status message quotes).  Per
+    action, ``short_of`` (None unless asked for): at a bet or raise below a full one (an
+    all-in short of it, ``LegalActions.full_total`` in the reference engine) that full
+    total, else 0.  Hand ``h`` was played under ``rules[rows[h]]``.
 
     A hand that did not complete keeps its starting stacks, zero payoffs and zero
     contributions: nothing of it is applied.
     """
 
     batch: ReplayBatch
-    rules: ReplayRules
+    rules: tuple[ReplayRules, ...]
+    rows: Int64Array
     stacks: Int64Array
     payoffs: Int64Array
     contributed: Int64Array | None
     status: Int8Array
     failed_action: Int64Array
     detail: Int64Array
+    short_of: Int64Array | None = None
 
     @property
     def ok(self) -> npt.NDArray[np.bool_]:
@@ -492,6 +667,8 @@ class ReplayResult:
             at = int(self.batch.action_offsets[hand]) + index
             code, total = int(self.batch.action_kinds[at]), int(self.batch.action_totals[at])
         word = "bet" if code == ActionCode.BET else "raise"
+        live = self.rules[int(self.rows[hand])].straddles is StraddleRule.LIVE
+        side = "left" if live else "right"  # where a re-straddle sits from the last one
         texts = {
             ReplayStatus.HAND_OVER: "no one is to act: the hand is over",
             ReplayStatus.FOLD_WITHOUT_BET: "nothing to call: check instead of folding",
@@ -509,6 +686,14 @@ class ReplayResult:
             ReplayStatus.OFF_UNIT: f"bets come in units of {a}; {total} is not one",
             ReplayStatus.UNKNOWN_ACTION: f"unknown action code {code}",
             ReplayStatus.TOO_FEW_ACTIONS: f"the actions ran out: seat {seat} is to act",
+            ReplayStatus.STRADDLE_OUT_OF_ORDER: (
+                f"this straddle must come from seat {a}, {side} of seat {b}"
+            ),
+            ReplayStatus.STRADDLE_AFTER_POST: f"seat {seat} has already posted a blind or straddle",
+            ReplayStatus.STRADDLE_NOT_A_RAISE: (
+                f"a straddle must be a raise: at least {a}, got {b}"
+            ),
+            ReplayStatus.STRADDLE_NOT_COVERED: f"seat {seat} cannot cover a straddle of {b}",
         }
         return texts[status]
 
@@ -540,7 +725,11 @@ class ReplayResult:
 
 
 def replay(
-    game: GameDefinition, batch: ReplayBatch, *, contributions: bool = False
+    game: GameDefinition,
+    batch: ReplayBatch,
+    *,
+    contributions: bool = False,
+    short_wagers: bool = False,
 ) -> ReplayResult:
     """Play every hand of ``batch`` under ``game`` in one compiled loop.
 
@@ -548,14 +737,52 @@ def replay(
     illegal actions are reported per hand in the result, never half applied.
     """
     rules = ReplayRules.from_game(game)
-    rules.check_batch(batch)
+    rows = np.zeros(len(batch), dtype=np.int64)
+    return replay_games(
+        (rules,), rows, batch, contributions=contributions, short_wagers=short_wagers
+    )
+
+
+def replay_games(
+    rules: Sequence[ReplayRules],
+    rows: npt.ArrayLike,
+    batch: ReplayBatch,
+    *,
+    contributions: bool = False,
+    short_wagers: bool = False,
+) -> ReplayResult:
+    """Play every hand of ``batch`` in one compiled loop, hand ``h`` under ``rules[rows[h]]``
+    (:meth:`ReplayRules.from_game` of each game): the hands of many stakes, or of several
+    hold'em structures, in one call.
+
+    Raises ValueError up front if a hand is outside what its game plays; illegal actions
+    are reported per hand in the result, never half applied.
+    """
+    games = tuple(rules)
     hands = len(batch)
+    chosen = _fitted(_integers(rows, "rows", 1), np.int64, "rows")
+    if chosen.shape[0] != hands:
+        raise ValueError("rows must name one game per hand")
+    if hands and (not games or chosen.min() < 0 or chosen.max() >= len(games)):
+        raise ValueError(f"rows must name games 0..{len(games) - 1}")
+    check_hands(games, chosen, batch)
+    assert batch.straddle_seats is not None and batch.straddle_totals is not None
+    if batch.straddle_seats.shape[1]:
+        straddled = batch.straddle_seats[:, 0] >= 0
+        allowed = np.array(
+            [r.straddles is not StraddleRule.NONE and bool(r.blinds) for r in games], dtype=bool
+        )
+        refused = straddled & ~allowed[chosen] if hands else straddled
+        if np.any(refused):
+            hand = int(np.argmax(refused))
+            raise ValueError(f"hand {hand}: its game allows no straddles")
     width = batch.stacks.shape[1]
     stacks = np.zeros((hands, width), dtype=np.int64)
     contributed = np.zeros((hands if contributions else 0, width), dtype=np.int64)
     status = np.zeros(hands, dtype=np.int8)
     failed = np.full(hands, -1, dtype=np.int64)
     detail = np.zeros((hands, kernel.DETAIL_WIDTH), dtype=np.int64)
+    short_of = np.zeros(batch.action_kinds.shape[0] if short_wagers else 0, dtype=np.int64)
     kernel.replay_kernel(
         batch.seats,
         batch.buttons,
@@ -564,33 +791,41 @@ def replay(
         batch.action_offsets,
         batch.action_kinds,
         batch.action_totals,
-        rules.kernel_rules(),
+        kernel_table(games),
+        chosen,
+        batch.straddle_seats,
+        batch.straddle_totals,
         TABLES,
         stacks,
         contributed,
         status,
         failed,
         detail,
+        short_of,
     )
     return ReplayResult(
         batch=batch,
-        rules=rules,
+        rules=games,
+        rows=chosen,
         stacks=stacks,
         payoffs=stacks - batch.stacks,
         contributed=contributed if contributions else None,
         status=status,
         failed_action=failed,
         detail=detail,
+        short_of=short_of if short_wagers else None,
     )
 
 
 _UNPLAYED_POSTS = {
-    PostKind.STRADDLE: "straddle",
     PostKind.KILL: "kill blind",
     PostKind.POST: "new player's post",
     PostKind.DEAD: "dead small blind",
     PostKind.BRING_IN: "bring-in",
 }
+
+
+_PLAYED_POSTS = (PostKind.ANTE, PostKind.BIG_BLIND_ANTE, PostKind.BLIND, PostKind.STRADDLE)
 
 
 def record_hand(hand: Hand) -> HandRecord:
@@ -599,8 +834,8 @@ def record_hand(hand: Hand) -> HandRecord:
     The actions come from its events (a wager is a raise when a bet stands: preflop the
     blinds, later a bet already made on the street); the deck order is rebuilt from the
     cards dealt, and positions the hand never reached hold the unused cards in order, which
-    no replay reads.  Straddles, kill blinds, posts, blinds placed by a button rule and games
-    the kernel does not play are refused with a ValueError.
+    no replay reads.  Kill blinds, posts, blinds placed by a button rule and games the kernel
+    does not play are refused with a ValueError.
     """
     ReplayRules.from_game(hand.game)
     if hand.blind_seats is not None:
@@ -608,14 +843,18 @@ def record_hand(hand: Hand) -> HandRecord:
     n = hand.n
     actions: list[Action] = []
     burns: list[Card] = []
+    straddles: list[tuple[int, int]] = []
     bet_standing = bool(hand.game.forced.blinds)
     for event in hand.events:
-        if isinstance(event, Posted) and event.kind not in (PostKind.ANTE, PostKind.BLIND):
+        if isinstance(event, Posted) and event.kind not in _PLAYED_POSTS:
             noun = _UNPLAYED_POSTS.get(event.kind, event.kind.value)
             raise ValueError(
-                f"the replay kernel plays antes and blinds only: seat {event.seat} posted a {noun}"
+                "the replay kernel plays antes, blinds and straddles only: "
+                f"seat {event.seat} posted a {noun}"
             )
-        if isinstance(event, Burned):
+        if isinstance(event, Posted) and event.kind is PostKind.STRADDLE:
+            straddles.append((event.seat, event.amount))
+        elif isinstance(event, Burned):
             burns.append(event.card)
         elif isinstance(event, BoardDealt):
             bet_standing = False
@@ -642,7 +881,9 @@ def record_hand(hand: Hand) -> HandRecord:
         deck[position] = int(card)
     unused = iter(sorted(set(range(STANDARD_CARD_COUNT)) - set(deck)))
     deck = [next(unused) if c < 0 else c for c in deck]
-    return HandRecord(hand.starting_stacks, hand.button, tuple(deck), tuple(actions))
+    return HandRecord(
+        hand.starting_stacks, hand.button, tuple(deck), tuple(actions), tuple(straddles)
+    )
 
 
 def replay_records(

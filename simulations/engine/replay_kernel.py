@@ -4,10 +4,16 @@ Each hand is played step by step exactly as :class:`~simulations.engine.hand.Han
 with the same rules (Rules 002_376df91f076a6501.txt):
 
 * 'All in before the deal': antes first, clockwise from the button's left, then the blinds;
-  players must still call the complete big blind;
+  players must still call the complete big blind; a big-blind ante is the big blind's, dead
+  money in the main pot, paid after the blind (or before it, by the game's order);
+* 'Straddle bets': live straddles (left of the big blind, each re-straddle left of the last)
+  or Mississippi ones (any seat, each re-straddle right of the last), each at least a
+  minimum raise; action starts left of the last, and its poster has the option;
 * 'Blinds' and 'When there are only two players': one to three blinds left of the button
   (the first on the button when the structure says so); heads-up with two blinds the button
-  posts the small one;
+  posts the small one, unless the game's row says the blinds are posted left of the button
+  as at a bigger table (a history whose equal blinds are read so: the button posts the big
+  one and the other player acts first in every round);
 * 'Procedure': action starts left of the last blind before the flop and left of the button
   after; the big blind's option; a check cannot answer a bet;
 * 'Limits': fixed, spread, pot (blinds as posted or each smaller blind counted as a big one
@@ -21,8 +27,10 @@ with the same rules (Rules 002_376df91f076a6501.txt):
   go by the game's rule through the reference engine's own compiled function
   (simulations.engine.odd_chips; Rules 000_1a86611de8d3f5f7.txt).
 
-The per-hand state lives in a handful of scalars and four arrays of ``MAX_SEATS`` slots
-allocated once per call: no allocation per hand or per action.  Seats that have folded or
+The rules come as a table, one row per game (:class:`KernelRules`), and each hand names its
+row: one call plays hands of many stakes and structures, every one under its own.  The
+per-hand state lives in a handful of scalars and four arrays of ``MAX_SEATS`` slots
+allocated once per call: no allocation per action.  Seats that have folded or
 acted since the last reopening are bit masks.  A hand whose actions are not legal stops at
 the first illegal one with a status code saying why (the same checks, in the same order,
 as the reference engine's ``Hand._check``) and leaves its starting stacks untouched.
@@ -43,24 +51,31 @@ from simulations.evaluators.high_tables import HighTables
 
 
 class KernelRules(NamedTuple):
-    """The game's numbers as the kernel reads them (see ``replay.ReplayRules``): a named tuple,
-    unpacked once per hand, so that one argument carries them all."""
+    """The games' numbers as the kernel reads them (see ``replay.ReplayRules``), one row per
+    game: a named tuple of arrays, so that one argument carries every game of a batch and a
+    hand is played under the row its batch names (a table of stakes: one call plays hands
+    of many stakes)."""
 
-    limit: int  # LIMIT_FIXED, LIMIT_SPREAD, LIMIT_POT or LIMIT_NO
-    ante: int
-    blinds: npt.NDArray[np.int64]
-    first_blind_on_button: bool
-    bet_sizes: npt.NDArray[np.int64]  # per betting round
-    spread_low: npt.NDArray[np.int64]  # per betting round
+    limit: npt.NDArray[np.int64]  # LIMIT_FIXED, LIMIT_SPREAD, LIMIT_POT or LIMIT_NO
+    ante: npt.NDArray[np.int64]
+    blinds: npt.NDArray[np.int64]  # (rows, widest): each row's first ``blind_count`` entries
+    blind_count: npt.NDArray[np.int64]
+    first_blind_on_button: npt.NDArray[np.bool_]
+    heads_up_blinds_left: npt.NDArray[np.bool_]  # heads-up, two blinds posted left of the button
+    bet_sizes: npt.NDArray[np.int64]  # (rows, betting rounds)
+    spread_low: npt.NDArray[np.int64]  # (rows, betting rounds)
     spread_high: npt.NDArray[np.int64]
-    max_bets: int  # -1: uncapped
-    cap_lifted_heads_up: bool
-    heads_up_at_start: bool  # the cap's heads-up count is taken as the round begins
-    unit: int
-    half_bet: bool
-    small_blind_as_big: bool
-    odd_chips: int  # simulations.engine.odd_chips: ALL_TO_FIRST or ONE_EACH
-    short_all_ins: int  # simulations.engine.reopening: CUMULATIVE or EACH_ALONE
+    max_bets: npt.NDArray[np.int64]  # -1: uncapped
+    cap_lifted_heads_up: npt.NDArray[np.bool_]
+    heads_up_at_start: npt.NDArray[np.bool_]  # the cap's heads-up count taken as a round begins
+    unit: npt.NDArray[np.int64]
+    half_bet: npt.NDArray[np.bool_]
+    small_blind_as_big: npt.NDArray[np.bool_]
+    odd_chips: npt.NDArray[np.int64]  # simulations.engine.odd_chips: ALL_TO_FIRST, ONE_EACH
+    short_all_ins: npt.NDArray[np.int64]  # simulations.engine.reopening: CUMULATIVE, EACH_ALONE
+    big_blind_ante: npt.NDArray[np.int64]  # the big blind's ante for the table (dead money)
+    big_blind_ante_first: npt.NDArray[np.bool_]  # paid before the blind (else after it)
+    straddles: npt.NDArray[np.int64]  # STRADDLES_NONE, STRADDLES_LIVE or STRADDLES_MISSISSIPPI
 
 
 MAX_SEATS = 10
@@ -104,19 +119,33 @@ OUT_OF_RANGE = 11
 OFF_UNIT = 12
 UNKNOWN_ACTION = 13
 TOO_FEW_ACTIONS = 14
+# The reference engine refuses the hand's straddles as it sets the hand up (no action).
+STRADDLE_OUT_OF_ORDER = 15
+STRADDLE_AFTER_POST = 16
+STRADDLE_NOT_A_RAISE = 17
+STRADDLE_NOT_COVERED = 18
+
+# Straddle rules (simulations.engine.game.StraddleRule).
+STRADDLES_NONE = 0
+STRADDLES_LIVE = 1  # left of the big blind; a re-straddle left of the last straddle
+STRADDLES_MISSISSIPPI = 2  # any seat; a re-straddle right of the last straddle
 
 # Columns of the per-hand ``detail`` output: the numbers a status message quotes.
 DETAIL_SEAT = 0  # the seat whose action failed, or the seat still to act
-DETAIL_A = 1  # to call (a check facing a bet), the low end of the legal range, the unit
-DETAIL_B = 2  # the high end of the legal range
+DETAIL_A = 1  # to call (a check facing a bet), the low end of the legal range, the unit,
+# a straddle's seat due or its minimum
+DETAIL_B = 2  # the high end of the legal range, a straddle's total or the seat before it
 DETAIL_WIDTH = 3
 
 
 @nb.njit(cache=True)
-def _blind_seat(j: int, n: int, n_blinds: int, button: int, first_on_button: bool) -> int:
+def _blind_seat(
+    j: int, n: int, n_blinds: int, button: int, first_on_button: bool, heads_up_left: bool
+) -> int:
     """The seat posting blind ``j``: heads-up with two blinds the button posts the small
-    one; with three, the first may go on the button; otherwise left of the button."""
-    if n == 2 and n_blinds == 2:
+    one (unless ``heads_up_left``: left of the button, as at a bigger table); with three,
+    the first may go on the button; otherwise left of the button."""
+    if n == 2 and n_blinds == 2 and not heads_up_left:
         return button if j == 0 else (button + 1) % 2
     if first_on_button:
         return (button + j) % n
@@ -260,53 +289,67 @@ def _settle(
     showdown: bool,
     stack: npt.NDArray[np.int64],
     contributed: npt.NDArray[np.int64],
+    dead: npt.NDArray[np.int64],
+    live: npt.NDArray[np.int64],
     values: npt.NDArray[np.int64],
     odd_chips: int,
 ) -> None:
-    """settle.settle without rake, drop or dead money: hand back the uncalled bet and any
-    chips above every live contribution, make the main and side pots at every live
-    contribution, and split each among its best eligible hands, odd chips by the game's rule
-    (the reference engine's own compiled function)."""
+    """settle.settle without rake or drop: hand back the uncalled bet and any chips above
+    every live contribution, make the main and side pots at every live contribution, and
+    split each among its best eligible hands, odd chips by the game's rule (the reference
+    engine's own compiled function).  ``dead`` is the part of each contribution posted dead
+    (a big-blind ante): it counts toward no bet, so it is neither called nor handed back,
+    and goes into the main pot; ``live`` is scratch space."""
+    dead_money = 0
+    for s in range(n):
+        live[s] = contributed[s] - dead[s]
+        dead_money += dead[s]
     top = 0
     for s in range(1, n):
-        if contributed[s] > contributed[top]:
+        if live[s] > live[top]:
             top = s
     others = 0
     for s in range(n):
-        if s != top and contributed[s] > others:
-            others = contributed[s]
-    excess = contributed[top] - others
+        if s != top and live[s] > others:
+            others = live[s]
+    excess = live[top] - others
     if excess > 0:
+        live[top] -= excess
         contributed[top] -= excess
         stack[top] += excess
     # Folded players' chips above an all-in player's forced bets: nobody left can win them.
     top_live = 0
     for s in range(n):
-        if (folded >> s) & 1 == 0 and contributed[s] > top_live:
-            top_live = contributed[s]
+        if (folded >> s) & 1 == 0 and live[s] > top_live:
+            top_live = live[s]
     for s in range(n):
-        if contributed[s] > top_live:
-            stack[s] += contributed[s] - top_live
-            contributed[s] = top_live
+        if live[s] > top_live:
+            stack[s] += live[s] - top_live
+            contributed[s] -= live[s] - top_live
+            live[s] = top_live
     floor = 0
     while True:
         level = -1
         for s in range(n):
-            c = contributed[s]
+            c = live[s]
             if (folded >> s) & 1 == 0 and c > floor and (level < 0 or c < level):
                 level = c
-        if level < 0:
+        if level < 0 and (floor > 0 or dead_money == 0):
             break
-        amount = 0
+        # With no live money at all, the dead money is a pot of every player still in.
+        main = floor == 0
+        amount = dead_money if main else 0
+        if level < 0:
+            level = 0
         best = -1
         for s in range(n):
-            c = contributed[s]
+            c = live[s]
             amount += min(c, level) - min(c, floor)
             if (folded >> s) & 1 == 0 and c >= level and showdown and values[s] > best:
                 best = values[s]
         winners = 0
         for s in range(n):
-            eligible = (folded >> s) & 1 == 0 and contributed[s] >= level
+            eligible = (folded >> s) & 1 == 0 and live[s] >= level
             if eligible and (not showdown or values[s] == best):
                 winners |= 1 << s
         count = 0
@@ -318,7 +361,26 @@ def _settle(
             if (winners >> s) & 1:
                 stack[s] += winner_chips(amount, count, rank, odd_chips)
                 rank += 1
+        if level == 0:
+            break
         floor = level
+
+
+@nb.njit(cache=True)
+def _post_dead(
+    seat: int,
+    amount: int,
+    stack: npt.NDArray[np.int64],
+    contributed: npt.NDArray[np.int64],
+    dead: npt.NDArray[np.int64],
+) -> int:
+    """Post ``amount`` dead for ``seat`` (all he has if less): into the pot, toward no bet.
+    The chips posted."""
+    a = int(min(amount, stack[seat]))
+    stack[seat] -= a
+    contributed[seat] += a
+    dead[seat] += a
+    return a
 
 
 @nb.njit(cache=True)
@@ -331,35 +393,49 @@ def _play_hand(
     kinds: npt.NDArray[np.int8],
     totals: npt.NDArray[np.int64],
     rules: KernelRules,
+    row: int,
     tables: HighTables,
     stack: npt.NDArray[np.int64],
     contributed: npt.NDArray[np.int64],
     round_bets: npt.NDArray[np.int64],
+    dead: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64],
     values: npt.NDArray[np.int64],
     detail: npt.NDArray[np.int64],
+    short_of: npt.NDArray[np.int64],
+    straddle_seats: npt.NDArray[np.int8],
+    straddle_totals: npt.NDArray[np.int64],
 ) -> tuple[int, int]:
-    """Play one hand from its starting ``stack`` over actions ``first``..``last - 1``.
+    """Play one hand under the rules of row ``row`` from its starting ``stack`` over actions
+    ``first``..``last - 1``, after its straddles (``straddle_seats`` and ``straddle_totals``
+    in the order posted; a seat below 0 ends them).
 
     Returns (status, index of the failing action within the hand, or -1); on completion
-    ``stack`` and ``contributed`` hold the final stacks and contributions.
+    ``stack`` and ``contributed`` hold the final stacks and contributions, and ``short_of``
+    (if it has a place per action, all 0 to begin with) the smallest full bet or raise at
+    every bet or raise below it (an all-in short of a full one), 0 at every other action.
+    ``dead`` (zeros to begin with) and ``scratch`` are scratch space.
     """
-    (
-        limit,
-        ante,
-        blinds,
-        first_blind_on_button,
-        bet_sizes,
-        spread_low,
-        spread_high,
-        max_bets,
-        cap_lifted_heads_up,
-        heads_up_at_start,
-        unit,
-        half_bet,
-        small_blind_as_big,
-        odd_chips,
-        short_all_ins,
-    ) = rules
+    limit = int(rules.limit[row])
+    ante = int(rules.ante[row])
+    blinds = rules.blinds[row, : rules.blind_count[row]]
+    first_blind_on_button = bool(rules.first_blind_on_button[row])
+    heads_up_left = bool(rules.heads_up_blinds_left[row])
+    bet_sizes = rules.bet_sizes[row]
+    spread_low = rules.spread_low[row]
+    spread_high = rules.spread_high[row]
+    max_bets = int(rules.max_bets[row])
+    cap_lifted_heads_up = bool(rules.cap_lifted_heads_up[row])
+    heads_up_at_start = bool(rules.heads_up_at_start[row])
+    unit = int(rules.unit[row])
+    half_bet = bool(rules.half_bet[row])
+    small_blind_as_big = bool(rules.small_blind_as_big[row])
+    odd_chips = int(rules.odd_chips[row])
+    short_all_ins = int(rules.short_all_ins[row])
+    big_blind_ante = int(rules.big_blind_ante[row])
+    big_blind_ante_first = bool(rules.big_blind_ante_first[row])
+    straddle_rule = int(rules.straddles[row])
+    want_short = short_of.shape[0] > 0
     pot = 0
     # 'Any money the player holds must be applied to the ante first.'
     if ante > 0:
@@ -380,15 +456,24 @@ def _play_hand(
     credited = 0
     cap_contesting = -1  # players able to bet when the round's bets reached the cap
     start = button + 1
+    posted = 0  # the seats that posted a blind or a straddle
     if n_blinds > 0:
+        big_blind_seat = _blind_seat(
+            n_blinds - 1, n, n_blinds, button, first_blind_on_button, heads_up_left
+        )
+        # The big-blind ante: the table's ante in one, dead money, before or after the blind.
+        if big_blind_ante > 0 and big_blind_ante_first:
+            pot += _post_dead(big_blind_seat, big_blind_ante, stack, contributed, dead)
         for j in range(n_blinds):
-            s = _blind_seat(j, n, n_blinds, button, first_blind_on_button)
+            s = _blind_seat(j, n, n_blinds, button, first_blind_on_button, heads_up_left)
             a = min(blinds[j], stack[s])
             stack[s] -= a
             contributed[s] += a
             round_bets[s] += a
             pot += a
-        big_blind_seat = _blind_seat(n_blinds - 1, n, n_blinds, button, first_blind_on_button)
+            posted |= 1 << s
+        if big_blind_ante > 0 and not big_blind_ante_first:
+            pot += _post_dead(big_blind_seat, big_blind_ante, stack, contributed, dead)
         start = big_blind_seat + 1
         # 'Players to act must call the complete amount of the big blind.'
         to_match = blinds[n_blinds - 1]
@@ -397,7 +482,46 @@ def _play_hand(
         bets_made = 1 if to_match >= bet_sizes[0] else 0
         if limit == LIMIT_POT and small_blind_as_big:
             for j in range(n_blinds - 1):
-                credited |= 1 << _blind_seat(j, n, n_blinds, button, first_blind_on_button)
+                credited |= 1 << _blind_seat(
+                    j, n, n_blinds, button, first_blind_on_button, heads_up_left
+                )
+    # Straddles: each a live blind raise, at least a minimum raise, from the seat the rule
+    # names; action starts left of the last (Hand: posting straddles).
+    previous = big_blind_seat
+    for k in range(straddle_seats.shape[0]):
+        s = int(straddle_seats[k])
+        if s < 0:
+            break
+        total = int(straddle_totals[k])
+        if straddle_rule == STRADDLES_LIVE or k > 0:
+            expected = (previous + (1 if straddle_rule == STRADDLES_LIVE else n - 1)) % n
+            if s != expected:
+                detail[DETAIL_SEAT] = s
+                detail[DETAIL_A] = expected
+                detail[DETAIL_B] = previous
+                return STRADDLE_OUT_OF_ORDER, -1
+        detail[DETAIL_SEAT] = s
+        if (posted >> s) & 1:
+            return STRADDLE_AFTER_POST, -1
+        if total < to_match + last_raise:
+            detail[DETAIL_A] = to_match + last_raise
+            detail[DETAIL_B] = total
+            return STRADDLE_NOT_A_RAISE, -1
+        if total > stack[s]:
+            detail[DETAIL_B] = total
+            return STRADDLE_NOT_COVERED, -1
+        stack[s] -= total
+        contributed[s] += total
+        round_bets[s] += total
+        pot += total
+        last_raise = total - to_match
+        to_match = total
+        bets_made += 1
+        credited = 0
+        posted |= 1 << s
+        previous = s
+        start = s + 1
+    detail[DETAIL_SEAT] = 0
     if max_bets >= 0 and (bets_made >= max_bets or heads_up_at_start):
         cap_contesting = 0  # counted as the round begins (or the blind alone caps it)
         for s in range(n):
@@ -489,7 +613,9 @@ def _play_hand(
             bonus = 0
             if credited:
                 for j in range(n_blinds - 1):
-                    b_seat = _blind_seat(j, n, n_blinds, button, first_blind_on_button)
+                    b_seat = _blind_seat(
+                        j, n, n_blinds, button, first_blind_on_button, heads_up_left
+                    )
                     if b_seat != s and (credited >> b_seat) & 1:
                         bonus += blinds[n_blinds - 1] - blinds[j]
             allowed, b_low, b_high = _raise_bounds(
@@ -536,6 +662,8 @@ def _play_hand(
             round_bets[s] += added
             pot += added
             full = total >= b_low
+            if want_short:
+                short_of[i] = 0 if full else b_low
             increment = total - to_match
             full_increment = b_low - to_match
             to_match = total
@@ -566,7 +694,7 @@ def _play_hand(
     if showdown:
         _showdown_values(n, button, deck, folded, values, tables)
     detail[DETAIL_SEAT] = -1
-    _settle(n, button, folded, showdown, stack, contributed, values, odd_chips)
+    _settle(n, button, folded, showdown, stack, contributed, dead, scratch, values, odd_chips)
     if i < last:
         return HAND_OVER, i - first
     return COMPLETED, -1
@@ -582,21 +710,30 @@ def replay_kernel(
     kinds: npt.NDArray[np.int8],
     totals: npt.NDArray[np.int64],
     rules: KernelRules,
+    rows: npt.NDArray[np.int64],
+    straddle_seats: npt.NDArray[np.int8],
+    straddle_totals: npt.NDArray[np.int64],
     tables: HighTables,
     out_stacks: npt.NDArray[np.int64],
     out_contributed: npt.NDArray[np.int64],
     out_status: npt.NDArray[np.int8],
     out_action: npt.NDArray[np.int64],
     out_detail: npt.NDArray[np.int64],
+    out_short: npt.NDArray[np.int64],
 ) -> int:
-    """Replay every hand; returns how many completed.
+    """Replay every hand, hand ``h`` under the rules of row ``rows[h]`` after the straddles
+    of row ``h`` of ``straddle_seats`` and ``straddle_totals`` (seats below 0: none more);
+    returns how many completed.
 
-    ``out_contributed`` with fewer rows than hands is left alone (contributions not wanted).
-    A hand that stops keeps its starting stacks and no contributions in the outputs.
+    ``out_contributed`` with fewer rows than hands is left alone (contributions not wanted),
+    and so is an empty ``out_short`` (else one place per action: see ``_play_hand``).  A hand
+    that stops keeps its starting stacks, no contributions and no short bets in the outputs.
     """
     stack = np.zeros(MAX_SEATS, np.int64)
     contributed = np.zeros(MAX_SEATS, np.int64)
     round_bets = np.zeros(MAX_SEATS, np.int64)
+    dead = np.zeros(MAX_SEATS, np.int64)
+    scratch = np.zeros(MAX_SEATS, np.int64)
     values = np.zeros(MAX_SEATS, np.int64)
     detail = np.zeros(DETAIL_WIDTH, np.int64)
     want_contributed = out_contributed.shape[0] == seats.shape[0]
@@ -607,6 +744,7 @@ def replay_kernel(
             stack[s] = start_stacks[h, s]
             contributed[s] = 0
             round_bets[s] = 0
+            dead[s] = 0
         detail[:] = 0
         status, index = _play_hand(
             n,
@@ -617,12 +755,18 @@ def replay_kernel(
             kinds,
             totals,
             rules,
+            rows[h],
             tables,
             stack,
             contributed,
             round_bets,
+            dead,
+            scratch,
             values,
             detail,
+            out_short,
+            straddle_seats[h],
+            straddle_totals[h],
         )
         out_status[h] = status
         out_action[h] = index
@@ -638,6 +782,8 @@ def replay_kernel(
         else:
             for s in range(n):
                 out_stacks[h, s] = start_stacks[h, s]
+            if out_short.shape[0] > 0:
+                out_short[offsets[h] : offsets[h + 1]] = 0
     return completed
 
 

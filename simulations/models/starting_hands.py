@@ -64,16 +64,6 @@ def _binomial(n: npt.NDArray[np.int64], k: int) -> npt.NDArray[np.int64]:
 
 
 @nb.njit(cache=True, inline="always")
-def _choose(n: int, k: int) -> int:
-    if n < k:
-        return 0
-    out = 1
-    for j in range(k):
-        out = out * (n - j) // (j + 1)
-    return out
-
-
-@nb.njit(cache=True, inline="always")
 def combo_of(cards: npt.NDArray[np.int64], p: int, count: int) -> int:
     """:func:`combo_index` of seat ``p``'s ``count`` (2 or 4) hole cards (row ``p``)."""
     a = cards[p, 0]
@@ -92,7 +82,11 @@ def combo_of(cards: npt.NDArray[np.int64], p: int, count: int) -> int:
         b, d = d, b
     if b > c:
         b, c = c, b
-    return int(a + b * (b - 1) // 2 + _choose(c, 3) + _choose(d, 4))
+    # C(c, 3) and C(d, 4) as products (zero below three and four): no loop, and divisions by
+    # constants the compiler turns into multiplications.
+    return int(
+        a + b * (b - 1) // 2 + c * (c - 1) * (c - 2) // 6 + d * (d - 1) * (d - 2) * (d - 3) // 24
+    )
 
 
 # -- the classes --------------------------------------------------------------------------
@@ -260,10 +254,10 @@ class Ranking:
     names: tuple[str, ...]  # hold'em class names ('AKs'); empty for Omaha
     classes: npt.NDArray[np.int64]  # by hand
     # The same by class, for the kernel: a hand's class (two bytes a hand, so that Omaha's
-    # 270,725 hands stay in cache), then its class's place.
+    # 270,725 hands stay in cache), then its class's place, the share above it and its width
+    # side by side (``class_place[class]``: one memory line read for both).
     hand_class: npt.NDArray[np.uint16]
-    class_above: npt.NDArray[np.float64]
-    class_width: npt.NDArray[np.float64]
+    class_place: npt.NDArray[np.float64]
 
     def share_at_least(self, cards: npt.ArrayLike) -> float:
         """The share of starting hands ranked at or above the hand ``cards``."""
@@ -282,9 +276,10 @@ def _ranking(classes: npt.NDArray[np.int64], equity: npt.NDArray[np.float64]) ->
     above = class_above[classes]
     width = class_width[classes]
     hand_class = classes.astype(np.uint16)
-    for array in (above, width, class_above, class_width, hand_class):
+    class_place = np.ascontiguousarray(np.stack((class_above, class_width), axis=1))
+    for array in (above, width, class_place, hand_class):
         array.setflags(write=False)
-    return Ranking(above, width, equity[classes], (), classes, hand_class, class_above, class_width)
+    return Ranking(above, width, equity[classes], (), classes, hand_class, class_place)
 
 
 @cache

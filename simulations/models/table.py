@@ -278,8 +278,7 @@ class Table:
             seats.bet,
             seats.open_to,
             order.hand_class,
-            order.class_above,
-            order.class_width,
+            order.class_place,
             rows,
             cap_players,
             caps,
@@ -302,15 +301,16 @@ class Table:
         )
 
 
-def empty_hands(table: Table, count: int) -> Hands:
-    """Room for the outcome of ``count`` hands of ``table``."""
+def empty_hands(table: Table, count: int, contributions: bool = True) -> Hands:
+    """Room for the outcome of ``count`` hands of ``table`` (without each seat's chips in the
+    pot unless ``contributions``: the tally does without them)."""
     n, p = table.players, len(table.policies)
     return Hands(
         np.empty(count, np.int64),
         np.empty(count, np.int64),
         np.empty((count, 4), np.int64),
         np.empty(count, np.int64),
-        np.empty((count, n), np.int64),
+        np.empty((count if contributions else 0, n), np.int64),
         np.empty((count, p), np.int64),
         np.empty((count, p), np.int64),
         np.empty(count, np.int64),

@@ -127,7 +127,7 @@ def omaha_pairs(
     pair_class: npt.NDArray[np.int32],
     pairs: npt.NDArray[np.int64],
 ) -> None:
-    """Seat ``p``'s six two-card choices for :func:`omaha_value_of`: ``pairs[p, i]`` holds
+    """Seat ``p``'s six two-card choices for :func:`omaha_best`: ``pairs[p, i]`` holds
     the choice's rank class times 455, its suit (-1: not suited) and its rank mask."""
     i = 0
     for a in range(3):
@@ -140,20 +140,26 @@ def omaha_pairs(
             i += 1
 
 
+# How many of the board's three-card choices the flop, the turn and the river have, with the
+# choices listed in the order the streets bring them (:func:`street_triples`): a street's
+# choices are the previous street's and those holding its new card.
+STREET_TRIPLES = (1, 4, 10)
+
+
 @nb.njit(cache=True, inline="always")
-def board_triples(
+def street_triples(
     board: npt.NDArray[np.int64],
-    shown: int,
     triple_class: npt.NDArray[np.int32],
     triples: npt.NDArray[np.int64],
-) -> int:
-    """The three-card choices of the first ``shown`` board cards for
-    :func:`omaha_value_of` (``triples[t]``: rank class, suit or -1, rank mask); returns how
-    many."""
+) -> None:
+    """The ten three-card choices of the whole board for :func:`omaha_best` (``triples[t]``:
+    rank class, suit or -1, rank mask), ordered so that the
+    first ``STREET_TRIPLES[street]`` are the choices of the board on that street: a seat's
+    value on a later street needs only the choices the new cards add."""
     t = 0
-    for a in range(shown - 2):
-        for b in range(a + 1, shown - 1):
-            for c in range(b + 1, shown):
+    for c in range(2, 5):
+        for b in range(1, c):
+            for a in range(b):
                 x = board[a]
                 y = board[b]
                 z = board[c]
@@ -162,29 +168,36 @@ def board_triples(
                 triples[t, 1] = x & 3 if suited else -1
                 triples[t, 2] = (1 << (x >> 2)) | (1 << (y >> 2)) | (1 << (z >> 2))
                 t += 1
-    return t
 
 
 @nb.njit(cache=True, inline="always")
-def omaha_value_of(
+def omaha_best(
     pairs: npt.NDArray[np.int64],
     p: int,
     triples: npt.NDArray[np.int64],
-    count: int,
+    low: int,
+    high: int,
+    best: int,
     values: npt.NDArray[np.int32],
     flush_values: npt.NDArray[np.int32],
 ) -> int:
-    """The best Omaha high value of seat ``p`` from his six two-card choices and the board's
-    ``count`` three-card choices (:func:`omaha_pairs`, :func:`board_triples`): the same
-    value as :func:`omaha_value`, each class looked up once a hand or a street."""
-    best = 0
-    for i in range(6):
-        base = pairs[p, i, 0]
-        suit = pairs[p, i, 1]
-        for t in range(count):
-            v = values[base + triples[t, 0]]
-            if suit >= 0 and triples[t, 1] == suit:
-                v = flush_values[pairs[p, i, 2] | triples[t, 2]]
-            if v > best:
-                best = v
+    """The best of ``best`` and seat ``p``'s six two-card choices with the board's three-card
+    choices ``low .. high - 1`` (:func:`omaha_pairs`, :func:`street_triples`): from 0, the
+    value :func:`omaha_value` gives; from a street's best, the next street's.
+
+    The rank-class table is read for every choice, the flush table only for the suited ones:
+    five cards of one suit have five ranks, so their rank-class value is a straight or less,
+    below the flush they make, and the larger of the two is the hand's value."""
+    for t in range(low, high):
+        tri = triples[t, 0]
+        for i in range(6):
+            v = values[pairs[p, i, 0] + tri]
+            best = v if v > best else best
+    for t in range(low, high):
+        suit = triples[t, 1]
+        if suit >= 0:
+            for i in range(6):
+                if pairs[p, i, 1] == suit:
+                    v = flush_values[pairs[p, i, 2] | triples[t, 2]]
+                    best = v if v > best else best
     return int(best)

@@ -36,20 +36,22 @@ import numpy.typing as npt
 from simulations.engine.odd_chips import ALL_TO_FIRST, winner_chips
 from simulations.engine.rake_rules import applicable_cap, drop_amount, house_take, rake_amount
 from simulations.models.players import bet_size, continues
-from simulations.models.splitmix import uniform, uniform_at
+from simulations.models.splitmix import uniform_at
 from simulations.models.starting_hands import combo_of, plays
 from simulations.models.table_eval import (
     HOLDEM,
+    STREET_TRIPLES,
     board_key,
-    board_triples,
     holdem_value,
+    omaha_best,
     omaha_pairs,
-    omaha_value_of,
+    street_triples,
 )
 from simulations.models.table_jackpot import ROLES, verdict
 
 DECK = 52
 ROUNDS = 4  # preflop, flop, turn, river: a uniform per seat each
+TAKEN_POTS = 4096  # the pots below this whose house take the loop keeps once worked out
 
 # The table's settings as one int64 array (indices).
 T_PLAYERS = 0
@@ -87,16 +89,14 @@ CONDITIONS_MET = 4  # the jackpot's room conditions
 
 
 @nb.njit(cache=True, inline="always")
-def shuffle_into(
-    seed: np.uint64, cards: int, deck: npt.NDArray[np.int64], state: npt.NDArray[np.uint64]
-) -> None:
+def shuffle_into(seed: np.uint64, cards: int, deck: npt.NDArray[np.int64]) -> None:
     """``deck`` (52 cards) shuffled so that its first ``cards`` are a uniform random
-    sequence: a partial Fisher–Yates shuffle on the stream's first ``cards`` uniforms."""
-    state[0] = seed
+    sequence: a partial Fisher–Yates shuffle on the stream's first ``cards`` uniforms (each
+    computed from its place in the stream, so that none waits for the one before)."""
     for i in range(DECK):
         deck[i] = i
     for i in range(cards):
-        j = i + int(uniform(state) * (DECK - i))
+        j = i + int(uniform_at(seed, i) * (DECK - i))
         deck[i], deck[j] = deck[j], deck[i]
 
 
@@ -122,8 +122,7 @@ def hand_draws(
 ) -> int:
     """A hand's draws, as the loop makes them: the deck (:func:`shuffle_into`), the button
     (returned), then ``uniforms[round, seat]`` for the four rounds."""
-    state = np.empty(1, dtype=np.uint64)
-    shuffle_into(seed, dealt_cards(players, hole), deck, state)
+    shuffle_into(seed, dealt_cards(players, hole), deck)
     for r in range(ROUNDS):
         for s in range(players):
             uniforms[r, s] = decision_draw(seed, players, hole, r, s)
@@ -143,40 +142,17 @@ def seat_cards(
     at a time clockwise from the button's left, then burn and flop, burn and turn, burn and
     river."""
     for r in range(hole):
+        s = button + 1
         for j in range(players):
-            holes[(button + 1 + j) % players, r] = deck[r * players + j]
+            s = s - players if s >= players else s
+            holes[s, r] = deck[r * players + j]
+            s += 1
     base = hole * players
     board[0] = deck[base + 1]
     board[1] = deck[base + 2]
     board[2] = deck[base + 3]
     board[3] = deck[base + 5]
     board[4] = deck[base + 7]
-
-
-@nb.njit(cache=True, inline="always")
-def _value(
-    variant: int,
-    holes: npt.NDArray[np.int64],
-    s: int,
-    board: npt.NDArray[np.int64],
-    shown: int,
-    key: int,
-    pairs: npt.NDArray[np.int64],
-    triples: npt.NDArray[np.int64],
-    count: int,
-    card_keys: npt.NDArray[np.int64],
-    flush_values: npt.NDArray[np.int32],
-    row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
-    omaha_values: npt.NDArray[np.int32],
-) -> int:
-    """Seat ``s``'s best hand with ``shown`` board cards (hold'em: the board's summed keys
-    ``key``; Omaha: his two-card and the board's three-card choices)."""
-    if variant == HOLDEM:
-        return holdem_value(
-            holes, s, board, shown, key, card_keys, flush_values, row_offsets, rank_values
-        )
-    return omaha_value_of(pairs, s, triples, count, omaha_values, flush_values)
 
 
 @nb.njit(cache=True)
@@ -189,8 +165,7 @@ def play_hands(
     bet: npt.NDArray[np.float64],
     open_to: npt.NDArray[np.int64],
     hand_class: npt.NDArray[np.uint16],
-    class_above: npt.NDArray[np.float64],
-    class_width: npt.NDArray[np.float64],
+    class_place: npt.NDArray[np.float64],
     policies: npt.NDArray[np.int64],
     cap_players: npt.NDArray[np.int64],
     caps: npt.NDArray[np.int64],
@@ -217,7 +192,8 @@ def play_hands(
     """Play the hand of each seed.  Per hand: ``flags`` (FLOPPED, SHOWDOWN, CONDITIONS_MET),
     the button, ``masks[i]`` the seats that played their starting hand, saw the flop, were
     shown down and won the pot (columns 0..3), the pot after the uncalled bet came back,
-    each seat's chips in it, each policy's rake and drop, the strictest jackpot level hit by
+    each seat's chips in it (not kept when ``contributed`` has no rows: the tally does not
+    read them), each policy's rake and drop, the strictest jackpot level hit by
     the cards alone and with the room conditions met (-1: none), and the jackpot's roles at
     each level (``roles[i, level, role]``, seat masks: written for the hands that hit, the
     others' rows left as they were).
@@ -236,11 +212,10 @@ def play_hands(
     n_policies = policies.shape[0]
     n_levels = levels.shape[0]
     deck = np.empty(DECK, dtype=np.int64)
-    state = np.empty(1, dtype=np.uint64)
     holes = np.empty((n, hole), dtype=np.int64)
     board = np.empty(5, dtype=np.int64)
-    live = np.empty(n, dtype=np.bool_)
-    going = np.empty(n, dtype=np.bool_)
+    order = np.empty(n, dtype=np.int64)  # the seats still in after the flop, in turn
+    going = np.empty(n, dtype=np.bool_)  # by place in ``order``
     values = np.zeros(n, dtype=np.int64)
     valued = np.empty(n, dtype=np.int64)  # the street of each seat's value (-1: none)
     contrib = np.empty(n, dtype=np.int64)
@@ -248,28 +223,35 @@ def play_hands(
     level_roles = np.zeros((n_levels, ROLES), dtype=np.int64)
     pairs = np.empty((n, 6, 3), dtype=np.int64)
     triples = np.empty((10, 3), dtype=np.int64)
-    count_triples = 0
+    ends = np.array(STREET_TRIPLES, dtype=np.int64)
+    # Whether a seat's value is read on a street: for his decision, or for the jackpot.
+    evaluate = np.empty((n, 3), dtype=np.bool_)
+    for s in range(n):
+        for street in range(3):
+            evaluate[s, street] = floors[s, street] >= 0 or (street == 2 and judge)
     cap_of = np.empty(n_policies, dtype=np.int64)
     for p in range(n_policies):
         cap_of[p] = applicable_cap(n, cap_players[p], caps[p])
+    # Each policy's rake and drop of a flopped pot, kept once worked out (-1: not yet): the
+    # take depends on the pot alone, and its divisions cost more than the reading.
+    taken = np.full((n_policies, TAKEN_POTS, 2), -1, dtype=np.int64)
+    keep_contributed = contributed.shape[0] > 0
     cards = dealt_cards(n, hole)
     for i in range(seeds.shape[0]):
         seed = seeds[i]
-        shuffle_into(seed, cards, deck, state)
+        shuffle_into(seed, cards, deck)
         button = int(uniform_at(seed, cards) * n)
         seat_cards(deck, n, hole, button, holes, board)
         button_of[i] = button
-        if n == 2:
-            small, big = button, (button + 1) % n
-        else:
-            small, big = (button + 1) % n, (button + 2) % n
+        after = button + 1 if button + 1 < n else 0
+        small = button if n == 2 else after  # heads up the button posts the small blind
+        big = small + 1 if small + 1 < n else small + 1 - n
         for s in range(n):
-            live[s] = False
             contrib[s] = 0
-            valued[s] = -1
         contrib[small] = sb
         contrib[big] = bb
         # Preflop: the first to play raises to his opening size, later players call it.
+        live = 0  # the seats still in, a mask
         played = 0
         opener = -1
         first = big + 1 if n > 2 else button
@@ -277,83 +259,103 @@ def play_hands(
             s = first + k
             s = s - n if s >= n else s
             if s == big and opener < 0:
-                live[s] = True  # folded round to the big blind, who wins the blinds
+                live = 1 << s  # folded round to the big blind, who wins the blinds
                 break
             c = hand_class[combo_of(holes, s, hole)]
-            low = class_above[c]
+            low = class_place[c, 0]
+            width = class_place[c, 1]
             if low < vpip[s] and (
-                low + class_width[c] <= vpip[s]
-                or plays(low, class_width[c], decision_draw(seed, n, hole, 0, s), vpip[s])
+                low + width <= vpip[s]
+                or plays(low, width, decision_draw(seed, n, hole, 0, s), vpip[s])
             ):
                 played |= 1 << s
-                live[s] = True
                 if opener < 0:
                     opener = s
                 contrib[s] = open_to[opener]
+        if opener >= 0:
+            live = played
+        # The seats in, in turn from the button's left (the order of every later street).
         count = 0
-        for s in range(n):
-            count += live[s]
+        for k in range(n):
+            s = button + 1 + k
+            s = s - n if s >= n else s
+            if live >> s & 1:
+                order[count] = s
+                count += 1
         flopped = count >= 2
         saw_flop = 0
         river_count = 0
         if flopped:
+            saw_flop = live
+            for j in range(count):
+                s = order[j]
+                valued[s] = -1
+                if variant != HOLDEM:
+                    omaha_pairs(holes, s, pair_class, pairs)
+            if variant != HOLDEM:
+                street_triples(board, triple_class, triples)
+            pot = 0
             for s in range(n):
-                if live[s]:
-                    saw_flop |= 1 << s
-                    if variant != HOLDEM:
-                        omaha_pairs(holes, s, pair_class, pairs)
+                pot += contrib[s]
             for street in range(3):
                 shown = 3 + street
-                key = 0
+                # The values first, every seat's table reads independent of the others'
+                # decisions; then the decisions in turn.
                 if variant == HOLDEM:
                     key = board_key(board, shown, card_keys)
+                    for j in range(count):
+                        s = order[j]
+                        if evaluate[s, street]:
+                            values[s] = holdem_value(
+                                holes, s, board, shown, key, card_keys, flush_values,
+                                row_offsets, rank_values,
+                            )  # fmt: skip
+                            valued[s] = street
                 else:
-                    count_triples = board_triples(board, shown, triple_class, triples)
-                pot = 0
-                for s in range(n):
-                    pot += contrib[s]
+                    for j in range(count):
+                        s = order[j]
+                        if evaluate[s, street]:
+                            before = valued[s]
+                            values[s] = omaha_best(
+                                pairs, s, triples, ends[before] if before >= 0 else 0,
+                                ends[street], values[s] if before >= 0 else 0, omaha_values,
+                                flush_values,
+                            )  # fmt: skip
+                            valued[s] = street
                 bettor = -1
-                for k in range(n):  # in turn from the button's left
-                    s = button + 1 + k
-                    s = s - n if s >= n else s
-                    going[s] = False
-                    if not live[s]:
-                        continue
+                for j in range(count):
+                    s = order[j]
                     floor = floors[s, street]
-                    if floor >= 0 or (street == 2 and judge):
-                        values[s] = _value(
-                            variant, holes, s, board, shown, key, pairs, triples,
-                            count_triples, card_keys, flush_values, row_offsets, rank_values,
-                            omaha_values,
-                        )  # fmt: skip
-                        valued[s] = street
-                    going[s] = (floor >= 0 and values[s] >= floor) or (
+                    going[j] = (floor >= 0 and values[s] >= floor) or (
                         chance[s] > 0.0
                         and continues(
                             values[s], floor, decision_draw(seed, n, hole, 1 + street, s), chance[s]
                         )
                     )
-                    if going[s] and bettor < 0:
+                    if going[j] and bettor < 0:
                         bettor = s
                 if street == 2:
                     for s in range(n):
-                        if live[s]:
+                        if live >> s & 1:
                             at_river[river_count] = s
                             river_count += 1
                 if bettor < 0:
                     continue  # checked through
                 amount = bet_size(pot, bet[bettor], bb)
-                callers = 0
-                for s in range(n):
-                    if live[s] and s != bettor:
-                        if going[s]:
+                kept = 0
+                for j in range(count):
+                    s = order[j]
+                    if going[j]:
+                        order[kept] = s
+                        kept += 1
+                        if s != bettor:
                             contrib[s] += amount
-                            callers += 1
-                        else:
-                            live[s] = False
-                if callers > 0:
+                    else:
+                        live &= ~(1 << s)
+                if kept > 1:
                     contrib[bettor] += amount
-                count = callers + 1
+                    pot += kept * amount
+                count = kept
                 if count == 1:
                     break
         # The uncalled bet comes back: the most put in over the next most.
@@ -373,7 +375,9 @@ def play_hands(
         pot = 0
         for s in range(n):
             pot += contrib[s]
-            contributed[i, s] = contrib[s]
+        if keep_contributed:
+            for s in range(n):
+                contributed[i, s] = contrib[s]
         showdown = count >= 2
         winners = 0
         shown_mask = 0
@@ -382,31 +386,39 @@ def play_hands(
             key = 0
             if variant == HOLDEM:
                 key = board_key(board, 5, card_keys)
-            else:
-                count_triples = board_triples(board, 5, triple_class, triples)
-            for s in range(n):
-                if live[s]:
-                    shown_mask |= 1 << s
-                    if valued[s] != 2:
-                        values[s] = _value(
-                            variant, holes, s, board, 5, key, pairs, triples, count_triples,
-                            card_keys, flush_values, row_offsets, rank_values, omaha_values,
+            for j in range(count):
+                s = order[j]
+                if valued[s] != 2:
+                    if variant == HOLDEM:
+                        values[s] = holdem_value(
+                            holes, s, board, 5, key, card_keys, flush_values, row_offsets,
+                            rank_values,
                         )  # fmt: skip
-                    if values[s] > best:
-                        best = values[s]
-            for s in range(n):
-                if live[s] and values[s] == best:
+                    else:
+                        before = valued[s]
+                        values[s] = omaha_best(
+                            pairs, s, triples, ends[before] if before >= 0 else 0, ends[2],
+                            values[s] if before >= 0 else 0, omaha_values, flush_values,
+                        )  # fmt: skip
+                if values[s] > best:
+                    best = values[s]
+            shown_mask = live
+            for j in range(count):
+                s = order[j]
+                if values[s] == best:
                     winners |= 1 << s
         else:
-            for s in range(n):
-                if live[s]:
-                    winners = 1 << s
+            winners = live
         masks[i, 0] = played
         masks[i, 1] = saw_flop
         masks[i, 2] = shown_mask
         masks[i, 3] = winners
         pots[i] = pot
         for p in range(n_policies):
+            if flopped and pot < TAKEN_POTS and taken[p, pot, 0] >= 0:
+                rakes[i, p] = taken[p, pot, 0]
+                drops[i, p] = taken[p, pot, 1]
+                continue
             row = policies[p]
             rake = rake_amount(
                 pot, n, flopped, row[P_NO_FLOP_NO_DROP] == 1, row[P_NUMERATOR],
@@ -420,13 +432,16 @@ def play_hands(
                     row[P_DROP_DENOMINATOR], row[P_DROP_CAP], row[P_DROP_THRESHOLD],
                 )  # fmt: skip
             rakes[i, p], drops[i, p] = house_take(pot, rake, drop)
+            if flopped and pot < TAKEN_POTS:
+                taken[p, pot, 0] = rakes[i, p]
+                taken[p, pot, 1] = drops[i, p]
         flag = (FLOPPED if flopped else 0) | (SHOWDOWN if showdown else 0)
         found = -1
         if judge and river_count >= 2 and (showdown or not showdown_required):
             if showdown_required:
                 river_count = 0
                 for s in range(n):
-                    if live[s]:
+                    if live >> s & 1:
                         at_river[river_count] = s
                         river_count += 1
             found = verdict(

@@ -9,3 +9,7 @@ the texts and a history's conventions differ), ``lines`` (the action-line notati
 deck order), ``stakes`` (a history's stakes laid onto a game), ``toml_subset`` (the TOML PHH
 files are written in).
 """
+
+from simulations.engine.compiled import check_fresh
+
+check_fresh()  # before any compiled module of the package: a stale build would run old code

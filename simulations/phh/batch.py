@@ -10,10 +10,12 @@ reference engine's.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from simulations.phh.fast import KernelGames
 from simulations.phh.lines import LineMemo
 from simulations.phh.model import PhhError, PhhHand
 from simulations.phh.options import DEFAULT_OPTIONS, Engine, ReplayOptions
@@ -48,38 +50,57 @@ def find_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileReport
     return found, missing
 
 
+# The cyclic collector's first threshold while a run replays: a run builds every hand's
+# result and keeps them (tens of thousands of objects that never form a cycle), and at the
+# default threshold of 700 allocations the collector walks the young ones over and over,
+# finding no garbage; at this one it still runs, so cycles made by a hand are freed.
+RUN_THRESHOLD = 100_000
+
+
 def replay_files(
     paths: Sequence[str | Path], options: ReplayOptions = DEFAULT_OPTIONS
 ) -> list[FileReport]:
-    """One report per file, its hands in file order."""
-    settled: dict[int, QuickFile] = {}
+    """One report per file, its hands in file order (the collector's threshold raised to
+    :data:`RUN_THRESHOLD` meanwhile, and set back as it was after)."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], RUN_THRESHOLD), *thresholds[1:])
+    try:
+        return _replay_files(paths, options)
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+def _replay_files(paths: Sequence[str | Path], options: ReplayOptions) -> list[FileReport]:
+    settled: dict[int, QuickFile | FileReport] = {}
+    kernel_games: KernelGames | None = None
+    games: Games = {}
     if options.engine is Engine.AUTO:
         from simulations.phh.quick import replay_quick
 
-        settled = replay_quick(paths, options)
+        kernel_games = KernelGames(options)
+        settled = replay_quick(paths, options, kernel_games)
     memo: LineMemo = {}
     reads = []
     nothing = ReadFile("")  # in the place of a file the kernel settled whole
     for number, path in enumerate(paths):
         quick = settled.get(number)
-        if quick is not None and quick.report is not None:
+        if isinstance(quick, FileReport):
             reads.append(nothing)
             continue
-        read, quick = _read_rest(path, quick, memo)
+        read, kept = _read_rest(path, quick, memo)
         reads.append(read)
-        if quick is None:
+        if kept is None:
             settled.pop(number, None)
-    games: Games = {}
     done: dict[tuple[int, int], ScenarioResult] = {}
-    if options.engine is Engine.AUTO:
+    if kernel_games is not None:
         from simulations.phh.fast import replay_covered
 
-        done = replay_covered(reads, options)
+        done = replay_covered(reads, options, kernel_games)
     reports = []
     for number, read in enumerate(reads):
         quick = settled.get(number)
-        if quick is not None and quick.report is not None:
-            reports.append(quick.report)
+        if isinstance(quick, FileReport):
+            reports.append(quick)
             continue
         if read.error is not None:
             reports.append(FileReport(read.path, error=str(read.error)))

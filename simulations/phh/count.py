@@ -5,9 +5,10 @@ compiled code: the deck order (the down cards one at a time from ``p1``, then bu
 burn, turn, burn, river; burns and cards never reached are the cards the history does not
 show, lowest first), and the kernel's action kinds and totals found by a count of the chips in
 front of each player (a ``cc`` is a check when he owes nothing, a ``cbr`` a raise when a bet
-stands).  Where the count meets what the reference engine would note (a short all-in, a
-check nobody could answer) the hand is marked as not encoded and goes to the reference
-engine.
+stands), each hand under the forced bets and straddles of its own game.  Where the count meets what
+the reference engine would note and the kernel cannot (a check nobody could answer) the hand
+is marked as not encoded and goes to the reference engine; a short all-in the kernel reports
+itself.
 """
 
 from __future__ import annotations
@@ -32,27 +33,29 @@ from simulations.phh.scan import (
 @nb.njit(cache=True)
 def decks(
     rows: npt.NDArray[np.int64],
-    players: int,
+    players: npt.NDArray[np.int64],
     holes: npt.NDArray[np.int64],
     board: npt.NDArray[np.int64],
     out: npt.NDArray[np.int8],
 ) -> None:
-    """``out[i]``: the deck order of hand ``rows[i]`` (``2 * players + 8`` cards)."""
+    """``out[i]``: the deck order of hand ``rows[i]`` (``2 * players + 8`` cards, then the
+    cards it never reaches, lowest first, as far as ``out`` is wide)."""
     used = np.zeros(DECK, dtype=np.bool_)
     for i in range(len(rows)):
         h = rows[i]
+        n = players[h]
         used[:] = False
-        for s in range(players):
+        for s in range(n):
             used[holes[h, s, 0]] = True
             used[holes[h, s, 1]] = True
         for k in range(5):
             if board[h, k] >= 0:
                 used[board[h, k]] = True
-        for s in range(players):
+        for s in range(n):
             out[i, s] = holes[h, s, 0]
-            out[i, players + s] = holes[h, s, 1]
+            out[i, n + s] = holes[h, s, 1]
         spare = 0
-        at = 2 * players
+        at = 2 * n
         # burn, flop (3), burn, turn, burn, river: the board's cards where the history has them
         for place in range(8):
             k = -1
@@ -70,78 +73,112 @@ def decks(
                 out[i, at] = spare
                 spare += 1
             at += 1
+        while at < out.shape[1]:
+            while used[spare]:
+                spare += 1
+            out[i, at] = spare
+            spare += 1
+            at += 1
 
 
 @nb.njit(cache=True)
 def count_actions(
     rows: npt.NDArray[np.int64],
-    players: int,
+    games: npt.NDArray[np.int64],
+    players: npt.NDArray[np.int64],
     starting: npt.NDArray[np.int64],
     line_offsets: npt.NDArray[np.int64],
     line_kinds: npt.NDArray[np.int8],
     line_seats: npt.NDArray[np.int64],
     line_amounts: npt.NDArray[np.int64],
-    ante: int,
+    antes: npt.NDArray[np.int64],
     blinds: npt.NDArray[np.int64],
-    minimum: int,
-    fixed: bool,
-    bet_sizes: npt.NDArray[np.int64],
+    blind_counts: npt.NDArray[np.int64],
+    blinds_left: npt.NDArray[np.bool_],
+    big_blind_antes: npt.NDArray[np.int64],
+    big_blind_antes_first: npt.NDArray[np.bool_],
+    straddle_seats: npt.NDArray[np.int8],
+    straddle_totals: npt.NDArray[np.int64],
     encoded: npt.NDArray[np.bool_],
     put: npt.NDArray[np.int64],
     offsets: npt.NDArray[np.int64],
     kinds: npt.NDArray[np.int8],
     totals: npt.NDArray[np.int64],
+    seats: npt.NDArray[np.int64],
 ) -> int:
-    """The kernel's actions of hands ``rows[i]`` into ``kinds``/``totals`` from
-    ``offsets[i]``, each player's chips put in (the uncalled bet returned) into ``put[i]``;
-    ``encoded[i]`` False where the count meets what the reference engine would note.
-    The number of actions written."""
-    n = players
+    """The kernel's actions of hands ``rows[i]`` (each of ``players[rows[i]]``, posting the
+    ante, blinds, big-blind ante and straddles of game ``games[i]``, heads-up blinds left of
+    the button where ``blinds_left`` says so for the game) into ``kinds``/``totals``,
+    with the seat of each into ``seats``, from ``offsets[i]``, and each player's chips put in
+    (the uncalled bet returned) into ``put[i]``; ``encoded[i]`` False where the count meets
+    what the reference engine would note but the kernel cannot.  The number of actions
+    written."""
     stacks = np.zeros(MAX_PLAYERS, dtype=np.int64)
     round_bets = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    dead = np.zeros(MAX_PLAYERS, dtype=np.int64)
     folded = np.zeros(MAX_PLAYERS, dtype=np.bool_)
-    n_blinds = len(blinds)
-    posters = np.arange(n_blinds)
-    if n == 2 and n_blinds == 2:
-        posters[0] = 1
-        posters[1] = 0
     at = 0
     for i in range(len(rows)):
         h = rows[i]
+        g = games[i]
+        n = players[h]
+        ante = antes[g]
+        n_blinds = blind_counts[g]
         offsets[i] = at
         start_at = at
         for s in range(n):
             stacks[s] = starting[h, s]
             put[i, s] = 0
             round_bets[s] = 0
+            dead[s] = 0
             folded[s] = False
         if ante:
             for s in range(n):
                 paid = min(ante, stacks[s])
                 stacks[s] -= paid
                 put[i, s] += paid
-        for j in range(min(n_blinds, n)):
-            s = posters[j]
-            paid = min(blinds[j], stacks[s])
-            stacks[s] -= paid
-            put[i, s] += paid
-            round_bets[s] += paid
-        to_match = blinds[n_blinds - 1] if n_blinds else 0
-        raised_by = to_match
-        street = 0
+        swapped = n == 2 and n_blinds == 2 and not blinds_left[g]
+        big_blind = 0 if swapped else n_blinds - 1
+        for step in range(3):
+            if step == 1:
+                for j in range(min(n_blinds, n)):
+                    s = j
+                    if swapped:
+                        s = 1 - j  # heads-up the button (p2) posts the small blind
+                    paid = min(blinds[g, j], stacks[s])
+                    stacks[s] -= paid
+                    put[i, s] += paid
+                    round_bets[s] += paid
+            elif big_blind_antes[g] and step == (0 if big_blind_antes_first[g] else 2):
+                paid = min(big_blind_antes[g], stacks[big_blind])
+                stacks[big_blind] -= paid
+                put[i, big_blind] += paid
+                dead[big_blind] += paid
+        to_match = blinds[g, n_blinds - 1] if n_blinds else 0
         good = True
-        for line in range(line_offsets[h], line_offsets[h + 1]):
+        for k in range(straddle_seats.shape[1]):
+            s = straddle_seats[g, k]
+            if s < 0:
+                break
+            total = straddle_totals[g, k]
+            if total > stacks[s]:
+                good = False  # the reference engine names the straddle it refuses
+                break
+            stacks[s] -= total
+            put[i, s] += total
+            round_bets[s] += total
+            to_match = total
+        for line in range(line_offsets[h], line_offsets[h + 1] if good else 0):
             code = line_kinds[line]
             if code in (LINE_HOLE, LINE_SHOW):
                 continue
             if code == LINE_BOARD:
-                street += 1
                 for s in range(n):
                     round_bets[s] = 0
                 to_match = 0
-                raised_by = 0
                 continue
             seat = line_seats[line]
+            seats[at] = seat
             if code == LINE_FOLD:
                 folded[seat] = True
                 kinds[at] = kernel.FOLD
@@ -169,15 +206,8 @@ def count_actions(
                 if added <= 0 or added > stacks[seat]:
                     good = False
                     break
-                size = (
-                    bet_sizes[min(street, len(bet_sizes) - 1)] if fixed else max(raised_by, minimum)
-                )
-                if total - to_match < size and added == stacks[seat]:
-                    good = False  # a short all-in: the engine notes the rule it applied
-                    break
                 kinds[at] = kernel.RAISE if to_match else kernel.BET
                 totals[at] = total
-                raised_by = max(raised_by, total - to_match)
                 to_match = total
                 stacks[seat] -= added
                 put[i, seat] += added
@@ -191,17 +221,19 @@ def count_actions(
             encoded[i] = False
             continue
         encoded[i] = True
-        # The uncalled bet: the excess of the largest contribution over the next.
+        # The uncalled bet: the excess of the largest live contribution over the next (dead
+        # money counts toward no bet).
         top = -1
         first = 0
         second = 0
         for s in range(n):
-            if put[i, s] > first:
+            chips = put[i, s] - dead[s]
+            if chips > first:
                 second = first
-                first = put[i, s]
+                first = chips
                 top = s
-            elif put[i, s] > second:
-                second = put[i, s]
+            elif chips > second:
+                second = chips
         if top >= 0 and first > second:
             put[i, top] -= first - second
     offsets[len(rows)] = at

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from simulations.cards import STANDARD_CARD_COUNT, Card, format_card, parse_card
 from simulations.engine.actions import Action, ActionKind, LegalActions
 from simulations.engine.declare import Declaration
-from simulations.engine.game import GameDefinition
+from simulations.engine.game import STANDARD_DECK, GameDefinition
 from simulations.engine.phases import (
     Arrange,
     Bet,
@@ -52,6 +52,14 @@ EXTENSION_VERBS = frozenset({*WITH_CARDS, "declare", "twist", "pay", "bid", "des
 _HIDDEN = "?"
 # The 52 standard cards by their two characters, read at once (parse_card reads the rest).
 _CARD_OF_TOKEN = {format_card(code): Card(code) for code in range(STANDARD_CARD_COUNT)}
+# Runs of one or two of them (a draw's or hold'em's down cards), and the players p1 to p99,
+# read at once: most tokens of a history are these.
+_RUN_OF_TOKEN: dict[str, tuple[Card, ...]] = {
+    **{token: (card,) for token, card in _CARD_OF_TOKEN.items()},
+    **{a + b: (x, y) for a, x in _CARD_OF_TOKEN.items() for b, y in _CARD_OF_TOKEN.items()},
+}
+_SEAT_OF = {f"p{number}": number - 1 for number in range(1, 100)}
+_EXACT_DIGITS = 15  # whole numbers of up to 15 digits are exact as floats
 
 
 _DEALS_NOTHING = (Arrange, Declare, Discard, Expose, Pass, Reveal, Split)
@@ -90,17 +98,22 @@ def player_name(seat: int) -> str:
 
 
 def _player(token: str, players: int, text: str) -> int:
-    number = token[1:]
-    if token[:1] == "p" and number.isascii() and number.isdigit() and number[0] != "0":
-        seat = int(number) - 1
-    else:
-        raise LineError(f"{text!r}: {token!r} is not a player (p1, p2, ...)")
+    seat = _SEAT_OF.get(token, -1)
+    if seat < 0:
+        number = token[1:]
+        if token[:1] == "p" and number.isascii() and number.isdigit() and number[0] != "0":
+            seat = int(number) - 1
+        else:
+            raise LineError(f"{text!r}: {token!r} is not a player (p1, p2, ...)")
     if seat >= players:
         raise LineError(f"{text!r}: {token} is not at this table of {players} players")
     return seat
 
 
 def _cards(token: str, text: str) -> tuple[Card, ...] | None:
+    run = _RUN_OF_TOKEN.get(token)
+    if run is not None:
+        return run
     if _HIDDEN in token:
         return None
     if len(token) % 2:
@@ -116,6 +129,8 @@ def _cards(token: str, text: str) -> tuple[Card, ...] | None:
 
 
 def _amount(token: str, text: str) -> int:
+    if len(token) <= _EXACT_DIGITS and token.isascii() and token.isdigit():
+        return int(token)  # what float() reads it as, exactly
     try:
         value = float(token)
     except ValueError:
@@ -127,7 +142,7 @@ def _amount(token: str, text: str) -> int:
 
 def parse_line(text: str, players: int) -> Line:
     """One action line (:class:`LineError` naming the token if it cannot be read)."""
-    words = text.split("#", 1)[0].split()
+    words = (text.split("#", 1)[0] if "#" in text else text).split()
     if not words:
         raise LineError(f"{text!r}: an empty action line")
     if words[0] == DEALER:
@@ -238,12 +253,9 @@ def engine_action(line: Line, legal: LegalActions) -> Action:
     """The engine's action for a player's line, given what the player may do now: ``cc``
     is a check where nothing is to be called, ``cbr`` a bet or a raise (a completion in
     stud) as the turn calls for."""
-    cards = line.cards or ()
     match line.verb:
-        case "f":
-            return Action.fold()
         case "cc":
-            return Action.check() if legal.can_check else Action.call()
+            return _CHECK if legal.can_check else _CALL
         case "cbr":
             assert line.amount is not None
             if legal.wager_kind in (ActionKind.BET, ActionKind.RAISE):
@@ -251,8 +263,28 @@ def engine_action(line: Line, legal: LegalActions) -> Action:
             # Not a betting turn (a draw, say): still a wager, which the engine refuses.
             kind = ActionKind.RAISE if legal.to_call else ActionKind.BET
             return Action(kind, line.amount)
+    return plain_action(line)
+
+
+# The lines whose action depends on the turn (what is to be called, whether a bet stands).
+READS_THE_TURN = frozenset({CHECK_OR_CALL, BET_OR_RAISE})
+# The actions without amount or cards, made once: an Action is a value, and building one
+# runs the dataclass's generated (interpreted) __init__.
+_FOLD = Action.fold()
+_CHECK = Action.check()
+_CALL = Action.call()
+_BRING_IN = Action.bring_in()
+
+
+def plain_action(line: Line) -> Action:
+    """The engine's action for a player's line that reads nothing of the turn (any but
+    :data:`READS_THE_TURN`): the engine checks it against the turn as it acts."""
+    cards = line.cards or ()
+    match line.verb:
+        case "f":
+            return _FOLD
         case "pb":
-            return Action.bring_in()
+            return _BRING_IN
         case "sd":
             return Action.draw(cards)
         case "declare":
@@ -273,13 +305,21 @@ def engine_action(line: Line, legal: LegalActions) -> Action:
 # --- the deck order ------------------------------------------------------------------------------
 
 _STANDARD_PACK = tuple(Card(code) for code in range(STANDARD_CARD_COUNT))
+_STANDARD_CARDS = frozenset(_STANDARD_PACK)
 
 
 def pack_of(game: GameDefinition) -> tuple[Card, ...]:
     """The game's cards in a fresh deck's order (the standard 52 built once)."""
-    if game.deck.standard:
+    # The standard deck by equality first: DeckSpec.standard builds the ranks to compare.
+    deck = game.deck
+    if deck is STANDARD_DECK or deck == STANDARD_DECK or deck.standard:
         return _STANDARD_PACK
-    return game.deck.deck().cards
+    return deck.deck().cards
+
+
+def cards_of(pack: tuple[Card, ...]) -> frozenset[Card]:
+    """The cards of ``pack`` (of the standard pack, built once)."""
+    return _STANDARD_CARDS if pack is _STANDARD_PACK else frozenset(pack)
 
 
 @dataclass
@@ -359,7 +399,7 @@ def deck_order(
     than deals, draws and betting) raises :class:`Unplayable`."""
     groups = card_groups(lines)
     pack = pack_of(game)
-    in_pack = set(pack)
+    in_pack = cards_of(pack)
     shown: list[Card] = []
     for group in groups:
         if isinstance(group, _DealGroup):

@@ -1,14 +1,16 @@
 """Whole files of hold'em hands replayed without reading them in Python: their bytes read by
 compiled code (:mod:`simulations.phh.scan`) straight into the replay kernel's arrays
-(:mod:`simulations.phh.count`), and played in one batch per game laid out.
+(:mod:`simulations.phh.count`), and played in one kernel call, each hand under its own
+game.
 
 A file is reported from here only when every one of its hands was read here and the kernel
 ended each at the history's finishing stacks, with the chips each player put in as the count
-of its lines found.  The game of each group of hands with the same variant, stakes and number
-of players is laid out once, from the first hand of the group as the Python reader reads it,
-and only when :mod:`simulations.phh.fast` would give that hand to the kernel.  Every other
-file is left to the Python reader and the reference engine, whose verdict is the one
-reported.
+of its lines found.  The game of the hands with the same variant, stakes and number of
+players is laid out once, from the values the scan read, and only where
+:mod:`simulations.phh.fast` would give such a hand to the kernel; the first hand of each
+variant is also read by the Python reader, and the kernel takes the variant's hands only if
+both readings agree.  Every other file is left to the Python reader and the reference
+engine, whose verdict is the one reported.
 """
 
 from __future__ import annotations
@@ -24,30 +26,28 @@ import numpy as np
 import numpy.typing as npt
 
 from simulations.engine import replay_kernel as kernel
-from simulations.engine.game import GameDefinition
-from simulations.engine.replay import ReplayBatch, replay
+from simulations.engine.replay import ReplayBatch, replay_games
 from simulations.phh import count, scan
-from simulations.phh.fast import kernel_game_of
+from simulations.phh.fast import KernelGames, short_notes
 from simulations.phh.options import ReplayOptions
 from simulations.phh.read import SEVERAL, read_file, read_text
-from simulations.phh.replay import Games
+from simulations.phh.replay import hand_stakes
+from simulations.phh.stakes import HandStakes
 from simulations.verify.results import FileReport, Outcome, ScenarioResult
 
 _HEADER = b"\n["
-_SMALLEST_GROUP = 3
 _FIRST_READ = 1 << 16  # a one-hand file is read whole by one call
 _TRIPLE_QUOTES = re.compile(rb"'''|\"\"\"")
 
 
 @dataclass(frozen=True)
 class QuickFile:
-    """What the kernel settled of one file: each hand's result where it passed (None where
-    the Python reader and the reference engine are to replay it), and the file's text
-    of those other hands (its tables, headers included)."""
+    """What the kernel settled of a file of which it did not settle every hand: each hand's
+    result where it passed (None where the Python reader and the reference engine are to
+    replay it), and the file's text of those other hands (its tables, headers included)."""
 
     results: tuple[ScenarioResult | None, ...]
     rest: str = ""
-    report: FileReport | None = None  # the file's report, when every hand passed
 
 
 def _read_bytes(path: str) -> bytes | None:
@@ -70,94 +70,156 @@ def _read_bytes(path: str) -> bytes | None:
     return data
 
 
-def replay_quick(paths: Sequence[str | Path], options: ReplayOptions) -> dict[int, QuickFile]:
+def replay_quick(
+    paths: Sequence[str | Path], options: ReplayOptions, games: KernelGames | None = None
+) -> dict[int, QuickFile | FileReport]:
     """What the kernel settled of the files of ``paths``, by their place in it: the hands it
-    replayed to their finishing stacks (files of which it settled none are not in it)."""
+    replayed to their finishing stacks, the file's report where it settled every hand
+    (files of which it settled none are not in it).  ``games`` keeps the games laid out for
+    the other hands of a run."""
     started = time.perf_counter()
+    if games is None:
+        games = KernelGames(options)
     sources = [str(path) for path in paths]
     chunks: list[bytes] = []
-    several = np.zeros(len(sources), dtype=np.bool_)
+    several = [source.endswith(SEVERAL) for source in sources]
     rows = [0]
     for number, source in enumerate(sources):
         data = _read_bytes(source)
         if data is None or not data.isascii():
             data = b""  # no hand is read here: the Python reader reports it
         chunks.append(data)
-        if source.endswith(SEVERAL):
-            several[number] = True
+        if several[number]:
             rows.append(rows[-1] + data.count(_HEADER) + data.startswith(b"["))
         else:
             rows.append(rows[-1] + 1)
     blob = b"".join(chunks)
+    hands = rows[-1]
+    if hands == 0:
+        return {}
     data_array = np.frombuffer(blob, dtype=np.uint8)
     starts = np.zeros(len(sources) + 1, dtype=np.int64)
     starts[1:] = np.cumsum([len(c) for c in chunks])
     hand_rows = np.array(rows, dtype=np.int64)
-    hands = int(hand_rows[-1])
-    if hands == 0:
-        return {}
+    is_several = np.array(several, dtype=np.bool_)
     found = scan.Scanned(hands, max(len(blob) // 6, 1))
-    scan.scan(data_array, starts, several, hand_rows, found.ok, found.file, found.section,
+    scan.scan(data_array, starts, is_several, hand_rows, found.ok, found.file, found.section,
               found.variant, found.players, found.numbers, found.arrays, found.holes,
               found.board, found.line_offsets, found.line_kinds, found.line_seats,
               found.line_amounts)  # fmt: skip
-    passed = np.zeros(hands, dtype=np.bool_)
-    for game, members in _groups(blob, found, sources, hand_rows, starts, options):
-        passed[members] = _play(game, members, found)
+    taken, game_rows = _kernel_rows(blob, found, sources, hand_rows, starts, games)
+    passed: dict[int, tuple[str, ...]] = {}
+    if len(taken):
+        passed = _play(taken, game_rows, found, games)
     return _reports(blob, found, sources, hand_rows, starts, several, passed, started)
 
 
-def _groups(
+def _kernel_rows(
     blob: bytes,
     found: scan.Scanned,
     sources: Sequence[str],
     hand_rows: npt.NDArray[np.int64],
     starts: npt.NDArray[np.int64],
-    options: ReplayOptions,
-) -> list[tuple[GameDefinition, npt.NDArray[np.int64]]]:
-    """The hands read, grouped by variant, stakes and players, with the game the kernel
-    plays them under (groups it does not play are left out)."""
+    games: KernelGames,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The hands read that the kernel plays, and the row of each one's game: each game
+    laid out once per variant, stakes and players."""
     read = np.flatnonzero(found.ok)
     if not len(read):
-        return []
-    players = found.players[read]
+        return read, read
+    first_by_p1 = _first_by_p1(found, read)
     stakes = np.concatenate(
         (
-            players[:, None],
+            found.players[read, None],
             found.numbers[read],
             found.arrays[read, scan.ROW_ANTES],
             found.arrays[read, scan.ROW_BLINDS],
+            first_by_p1[:, None],
         ),
         axis=1,
     )
-    variants = [blob[found.variant[h, 0] : found.variant[h, 1]] for h in read]
-    keys: dict[tuple[bytes, bytes], list[int]] = {}
-    for i, (variant, row) in enumerate(zip(variants, stakes, strict=True)):
-        keys.setdefault((variant, row.tobytes()), []).append(i)
-    games: Games = {}
-    groups = []
-    for members in keys.values():
-        if len(members) < _SMALLEST_GROUP:
-            continue  # a game laid out for a hand or two costs more here than it saves
-        chosen = read[np.array(members, dtype=np.int64)]
-        game = _game_of(int(chosen[0]), found, sources, hand_rows, options, games, blob, starts)
-        if game is not None:
-            groups.append((game, chosen))
-    return groups
+    width = stakes.shape[1] * stakes.itemsize
+    raw = stakes.tobytes()
+    spans: list[list[int]] = found.variant[read].tolist()
+    numbers: list[int] = read.tolist()
+    firsts: list[bool] = first_by_p1.astype(np.bool_).tolist()
+    # A hand of the stakes of the hand before it (a run of one-hand files of a session,
+    # say) takes that hand's row without a look-up.
+    again: list[bool] = [False, *np.all(stakes[1:] == stakes[:-1], axis=1).tolist()]
+    chosen = np.full(len(read), -1, dtype=np.int64)
+    agreed: dict[bytes, bool] = {}
+    variant = b""
+    row = -1
+    for i, (first, last) in enumerate(spans):
+        if again[i] and blob[first:last] == variant:
+            if row >= 0 and agreed[variant]:
+                chosen[i] = row
+            continue
+        variant = blob[first:last]
+        key = (variant, raw[i * width : (i + 1) * width])
+        known = games.known(key)
+        if known is None:
+            h = numbers[i]
+            known = games.row(
+                key, variant.decode(), _stakes(found, h), int(found.players[h]), firsts[i]
+            )
+        row = known
+        if row >= 0 and variant not in agreed:
+            # The first hand of each variant is read by the Python reader too: if the two
+            # readings differ, the kernel takes none of the variant's hands.
+            agreed[variant] = _agrees(numbers[i], found, sources, hand_rows, starts, blob)
+        if row >= 0 and agreed[variant]:
+            chosen[i] = row
+    keep = chosen >= 0
+    return read[keep], chosen[keep]
 
 
-def _game_of(
+def _first_by_p1(found: scan.Scanned, hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """1 where the first player's turn the history records (a fold, a check or call, a bet
+    or raise) in hand ``hands[i]`` is ``p1``'s, else 0: heads-up with equal blinds, whose
+    blind is the big one (:meth:`~simulations.phh.fast.KernelGames.row`)."""
+    used = int(found.line_offsets[int(hands.max()) + 1])
+    kinds = found.line_kinds[:used]
+    turns = np.flatnonzero(
+        (kinds == scan.LINE_FOLD) | (kinds == scan.LINE_CHECK_CALL) | (kinds == scan.LINE_BET_RAISE)
+    )
+    if not len(turns):
+        return np.zeros(len(hands), dtype=np.int64)
+    at = np.searchsorted(turns, found.line_offsets[hands])
+    line = turns[np.minimum(at, len(turns) - 1)]
+    inside = (at < len(turns)) & (line < found.line_offsets[hands + 1])
+    first: npt.NDArray[np.int64] = (inside & (found.line_seats[line] == 0)).astype(np.int64)
+    return first
+
+
+def _stakes(found: scan.Scanned, h: int) -> HandStakes:
+    """Hand ``h``'s stakes as the scan read them (None: a field not given)."""
+    n = int(found.players[h])
+    minimum, small, big = found.numbers[h].tolist()
+
+    def entries(row: int) -> tuple[int, ...] | None:
+        values: list[int] = found.arrays[h, row, :n].tolist()
+        return None if values[0] < 0 else tuple(values)
+
+    return HandStakes(
+        antes=entries(scan.ROW_ANTES),
+        blinds_or_straddles=entries(scan.ROW_BLINDS),
+        small_bet=None if small < 0 else small,
+        big_bet=None if big < 0 else big,
+        min_bet=None if minimum < 0 else minimum,
+    )
+
+
+def _agrees(
     h: int,
     found: scan.Scanned,
     sources: Sequence[str],
     hand_rows: npt.NDArray[np.int64],
-    options: ReplayOptions,
-    games: Games,
-    blob: bytes,
     starts: npt.NDArray[np.int64],
-) -> GameDefinition | None:
-    """The game hand ``h`` is played under, as the Python reader reads it, if the kernel
-    plays it and the reading agrees with the one here."""
+    blob: bytes,
+) -> bool:
+    """Whether the Python reader reads hand ``h`` with the variant, stakes and stacks the
+    scan found."""
     number = int(found.file[h])
     index = h - int(hand_rows[number])
     source = sources[number]
@@ -171,92 +233,119 @@ def _game_of(
     else:
         read = read_file(source)
     if read.error is not None or index >= len(read.hands):
-        return None
+        return False
     hand = read.hands[index].hand
     if hand is None:
-        return None
+        return False
     n = hand.player_count
     arrays = found.arrays[h]
-    numbers = found.numbers[h]
-    stakes = (hand.min_bet, hand.small_bet, hand.big_bet)
-    if any(
-        (-1 if given is None else given) != int(value)
-        for given, value in zip(stakes, numbers, strict=True)
-    ):
-        return None
-    for given, row in ((hand.antes, scan.ROW_ANTES), (hand.blinds_or_straddles, scan.ROW_BLINDS)):
-        if list(given or ()) != [int(v) for v in arrays[row] if v >= 0]:
-            return None
-    if (
-        n != found.players[h]
-        or list(hand.starting_stacks) != list(arrays[scan.ROW_STARTING, :n])
-        or hand.finishing_stacks is None
-        or list(hand.finishing_stacks) != list(arrays[scan.ROW_FINISHING, :n])
-    ):
-        return None
-    game = kernel_game_of(hand, options, games)
-    if game is None or len(game.forced.blinds) > n:
-        return None
-    return game
+    variant = blob[int(found.variant[h, 0]) : int(found.variant[h, 1])].decode()
+    return (
+        hand.variant == variant
+        and _stakes(found, h) == hand_stakes(hand)
+        and n == found.players[h]
+        and list(hand.starting_stacks) == arrays[scan.ROW_STARTING, :n].tolist()
+        and hand.finishing_stacks is not None
+        and list(hand.finishing_stacks) == arrays[scan.ROW_FINISHING, :n].tolist()
+    )
 
 
 def _play(
-    game: GameDefinition, members: npt.NDArray[np.int64], found: scan.Scanned
-) -> npt.NDArray[np.bool_]:
-    """Whether the kernel ends each hand of ``members`` at its finishing stacks, with the
-    chips each player put in that the count of its lines found."""
+    members: npt.NDArray[np.int64],
+    game_rows: npt.NDArray[np.int64],
+    found: scan.Scanned,
+    games: KernelGames,
+) -> dict[int, tuple[str, ...]]:
+    """The hands of ``members`` (hand ``members[i]`` under game ``game_rows[i]``) the kernel
+    ends at their finishing stacks, with the chips each player put in that the count of its
+    lines found, in one call: by hand, the notes of its short all-ins."""
     hands = len(members)
-    n = int(found.players[members[0]])
-    forced = game.forced
-    fixed = game.stakes.big_bet is not None
-    bet_sizes = np.array([game.stakes.bet_size(r) for r in range(4)], dtype=np.int64)
+    rules = games.rules()
+    antes = np.array([r.ante for r in rules], dtype=np.int64)
+    big_blind_antes = np.array([r.big_blind_ante for r in rules], dtype=np.int64)
+    big_blind_antes_first = np.array([r.big_blind_ante_first for r in rules], dtype=np.bool_)
+    straddle_seats, straddle_totals = games.straddle_table()
+    counts = np.array([len(r.blinds) for r in rules], dtype=np.int64)
+    blinds_left = np.array([r.heads_up_blinds_left for r in rules], dtype=np.bool_)
+    blinds = np.zeros((len(rules), max(int(counts.max()), 1)), dtype=np.int64)
+    for g, r in enumerate(rules):
+        blinds[g, : len(r.blinds)] = r.blinds
     encoded = np.zeros(hands, dtype=np.bool_)
-    put = np.zeros((hands, n), dtype=np.int64)
+    put = np.zeros((hands, scan.MAX_PLAYERS), dtype=np.int64)
     offsets = np.zeros(hands + 1, dtype=np.int64)
     lines = found.line_offsets
     capacity = int((lines[members + 1] - lines[members]).sum())
     kinds = np.zeros(capacity, dtype=np.int8)
     totals = np.zeros(capacity, dtype=np.int64)
+    seats_of = np.zeros(capacity, dtype=np.int64)
     count.count_actions(
-        members, n, found.arrays[:, scan.ROW_STARTING], lines, found.line_kinds,
-        found.line_seats, found.line_amounts, forced.ante,
-        np.array(forced.blinds, dtype=np.int64), game.stakes.small_bet, fixed, bet_sizes,
-        encoded, put, offsets, kinds, totals,
+        members, game_rows, found.players, found.arrays[:, scan.ROW_STARTING], lines,
+        found.line_kinds, found.line_seats, found.line_amounts, antes, blinds, counts,
+        blinds_left, big_blind_antes, big_blind_antes_first, straddle_seats, straddle_totals,
+        encoded, put, offsets, kinds, totals, seats_of,
     )  # fmt: skip
-    decks = np.zeros((hands, kernel.cards_dealt(n)), dtype=np.int8)
-    count.decks(members, n, found.holes, found.board, decks)
-    ok = np.zeros(hands, dtype=np.bool_)
     chosen = np.flatnonzero(encoded)
     if not len(chosen):
-        return ok
+        return {}
+    picked_members = members[chosen]
+    players = found.players[picked_members]
+    widest = int(players.max())
+    decks = np.zeros((len(chosen), kernel.cards_dealt(widest)), dtype=np.int8)
+    count.decks(picked_members, found.players, found.holes, found.board, decks)
     starts = offsets[chosen]
-    ends = offsets[chosen + 1]
-    lengths = ends - starts
-    picked = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
-    picked += np.arange(int(lengths.sum()))
-    seats = np.full(len(chosen), n, dtype=np.int8)
+    lengths = offsets[chosen + 1] - starts
+    ends = np.cumsum(lengths)
+    picked = np.repeat(starts - (ends - lengths), lengths) + np.arange(int(ends[-1]))
+    seated = np.arange(widest) < players[:, None]
+    stacks = np.where(seated, found.arrays[picked_members, scan.ROW_STARTING, :widest], 0)
+    seats = players.astype(np.int8)
     batch = ReplayBatch(
         seats=seats,
         buttons=seats - 1,
-        stacks=found.arrays[members[chosen], scan.ROW_STARTING, :n].copy(),
-        decks=decks[chosen],
-        action_offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
+        stacks=stacks,
+        decks=decks,
+        action_offsets=np.concatenate(([0], ends)).astype(np.int64),
         action_kinds=kinds[picked],
         action_totals=totals[picked],
+        straddle_seats=straddle_seats[game_rows[chosen]],
+        straddle_totals=straddle_totals[game_rows[chosen]],
     )
     try:
-        result = replay(game, batch, contributions=True)
+        result = replay_games(
+            rules, game_rows[chosen], batch, contributions=True, short_wagers=True
+        )
     except ValueError:
-        return ok  # a hand the kernel refuses: the reference engine replays the group
-    assert result.contributed is not None
-    finishing = found.arrays[members[chosen], scan.ROW_FINISHING, :n]
+        return {}  # a hand the kernel refuses: the reference engine replays them all
+    assert result.contributed is not None and result.short_of is not None
+    finishing = np.where(seated, found.arrays[picked_members, scan.ROW_FINISHING, :widest], 0)
     matched = (
         result.ok
-        & np.all(result.contributed[:, :n] == put[chosen], axis=1)
-        & np.all(result.stacks[:, :n] == finishing, axis=1)
+        & np.all(result.contributed[:, :widest] == put[chosen, :widest], axis=1)
+        & np.all(result.stacks[:, :widest] == finishing, axis=1)
     )
-    ok[chosen] = matched
-    return ok
+    # The hands with a short all-in, noted as the reference engine notes them.
+    short = result.short_of
+    hand_of_action = np.repeat(np.arange(len(chosen)), lengths)
+    noted = np.zeros(len(chosen), dtype=np.bool_)
+    noted[hand_of_action[short > 0]] = True
+    chosen_rows: list[int] = game_rows[chosen].tolist()
+    action_offsets: list[int] = batch.action_offsets.tolist()
+    noted_hands: list[bool] = noted.tolist()
+    hands_of: list[int] = picked_members.tolist()
+    passed: dict[int, tuple[str, ...]] = {}
+    for i in np.flatnonzero(matched).tolist():
+        game = games.games[chosen_rows[i]]
+        notes = game.notes
+        if noted_hands[i]:
+            a, b = action_offsets[i], action_offsets[i + 1]
+            notes += short_notes(
+                game.game,
+                short[a:b].tolist(),
+                seats_of[picked[a:b]].tolist(),
+                batch.action_totals[a:b].tolist(),
+            )
+        passed[hands_of[i]] = notes
+    return passed
 
 
 def _reports(
@@ -265,24 +354,34 @@ def _reports(
     sources: Sequence[str],
     hand_rows: npt.NDArray[np.int64],
     starts: npt.NDArray[np.int64],
-    several: npt.NDArray[np.bool_],
-    passed: npt.NDArray[np.bool_],
+    several: Sequence[bool],
+    passed: dict[int, tuple[str, ...]],
     started: float,
-) -> dict[int, QuickFile]:
-    """What was found of each file: a single hand that passed, or the tables of a
-    ``.phhs`` file (each named once) of which one passed at least."""
-    each = (time.perf_counter() - started) / max(int(passed.sum()), 1)
-    files: dict[int, QuickFile] = {}
-    for number in np.unique(found.file[passed]).tolist():
+) -> dict[int, QuickFile | FileReport]:
+    """What was found of each file: a single hand that passed (``passed``: the hands that
+    did, with their notes), or the tables of a ``.phhs`` file (each named once) of which one
+    passed at least."""
+    each = (time.perf_counter() - started) / max(len(passed), 1)
+    files: dict[int, QuickFile | FileReport] = {}
+    file_of: list[int] = found.file.tolist()
+    tables: dict[int, None] = {}  # the files of several hands, in order
+    for h, notes in passed.items():
+        number = file_of[h]
+        if several[number]:
+            tables[number] = None
+            continue
+        source = sources[number]
+        if notes:
+            result = ScenarioResult(source, source, Outcome.PASSED, each, notes=notes)
+        else:
+            result = ScenarioResult(source, source, Outcome.PASSED, each)
+        files[number] = FileReport(source, (result,))
+    for number in tables:
         source = sources[number]
         first = int(hand_rows[number])
         last = int(hand_rows[number + 1])
-        if not several[number]:
-            result = ScenarioResult(file=source, name=source, outcome=Outcome.PASSED, seconds=each)
-            files[number] = QuickFile((result,), report=FileReport(source, (result,)))
-            continue
-        spans = found.section[first:last]
-        sections = [blob[int(a) : int(b)].decode() for a, b in spans]
+        spans: list[list[int]] = found.section[first:last].tolist()
+        sections = [blob[a:b].decode() for a, b in spans]
         if len(set(sections)) != len(sections) or _TRIPLE_QUOTES.search(
             blob, int(starts[number]), int(starts[number + 1])
         ):
@@ -290,18 +389,22 @@ def _reports(
         file = source.replace("\\", "/").rsplit("/", 1)[-1]
         results: list[ScenarioResult | None] = []
         rest: list[bytes] = []
-        ends = [*(int(a) - 1 for a in spans[1:, 0]), int(starts[number + 1])]
+        ends = [*(a - 1 for a, _ in spans[1:]), int(starts[number + 1])]
         for h, section in enumerate(sections):
-            if passed[first + h]:
+            noted = passed.get(first + h)
+            if noted is not None:
                 name = f"{file}#{section}"
                 results.append(
-                    ScenarioResult(file=source, name=name, outcome=Outcome.PASSED, seconds=each)
+                    ScenarioResult(
+                        file=source, name=name, outcome=Outcome.PASSED, seconds=each, notes=noted
+                    )
                 )
             else:
                 results.append(None)
-                chunk = blob[int(spans[h, 0]) - 1 : ends[h]]
+                chunk = blob[spans[h][0] - 1 : ends[h]]
                 rest.append(chunk if chunk.endswith(b"\n") else chunk + b"\n")
-        settled = tuple(r for r in results if r is not None)
-        report = None if rest else FileReport(source, settled)
-        files[number] = QuickFile(tuple(results), b"".join(rest).decode(), report)
+        if rest:
+            files[number] = QuickFile(tuple(results), b"".join(rest).decode())
+        else:
+            files[number] = FileReport(source, tuple(r for r in results if r is not None))
     return files

@@ -33,6 +33,7 @@ from simulations.phh.lines import (
     Line,
     LineError,
     LineMemo,
+    cards_of,
     pack_of,
     parse_lines,
     player_name,
@@ -41,6 +42,7 @@ from simulations.phh.model import OWN_FIELDS, Number, PhhError, PhhHand
 
 SINGLE = ".phh"
 SEVERAL = ".phhs"
+_OWN_FIELDS = frozenset(OWN_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -238,13 +240,17 @@ def hand_from_fields(
         isinstance(hand_number, bool) or not isinstance(hand_number, int)
     ):
         raise fields.error("hand", f"{hand_number!r} is not a hand number")
+    bring_in = fields.optional_chips("bring_in")
+    small_bet = fields.optional_chips("small_bet", positive=True)
+    big_bet = fields.optional_chips("big_bet", positive=True)
+    min_bet = fields.optional_chips("min_bet", positive=True)
     values: dict[str, Any] = {
         "antes": antes,
         "blinds_or_straddles": blinds,
-        "bring_in": fields.optional_chips("bring_in"),
-        "small_bet": fields.optional_chips("small_bet", positive=True),
-        "big_bet": fields.optional_chips("big_bet", positive=True),
-        "min_bet": fields.optional_chips("min_bet", positive=True),
+        "bring_in": bring_in,
+        "small_bet": small_bet,
+        "big_bet": big_bet,
+        "min_bet": min_bet,
     }
     _require_stakes(fields, game, values)
     try:
@@ -261,11 +267,16 @@ def hand_from_fields(
         finishing_stacks=finishing,
         hand=hand_number,
         players=players_names,
-        extra=tuple((key, value) for key, value in table.items() if key not in OWN_FIELDS),
+        extra=tuple((key, value) for key, value in table.items() if key not in _OWN_FIELDS),
         source=source,
         section=section,
         lines=lines,
-        **values,
+        antes=antes,
+        blinds_or_straddles=blinds,
+        bring_in=bring_in,
+        small_bet=small_bet,
+        big_bet=big_bet,
+        min_bet=min_bet,
     )
 
 
@@ -301,16 +312,21 @@ def _names(fields: _Fields, players: int) -> tuple[str, ...] | None:
     return tuple(names)
 
 
-def _require_stakes(fields: _Fields, game: GameDefinition, values: dict[str, Any]) -> None:
-    """The stakes fields the game needs (PHH requires them of its variants): no game file's
-    value is taken in silence for a field the history leaves out."""
+def required_stakes(game: GameDefinition) -> tuple[str, ...]:
+    """The stakes fields a hand of ``game`` must give (PHH requires them of its variants)."""
     needed = ["antes"]
     if game.forced.blinds:
         needed.append("blinds_or_straddles")
     if game.forced.bring_in:
         needed.append("bring_in")
     needed += ["small_bet", "big_bet"] if game.limit is Limit.FIXED else ["min_bet"]
-    for name in needed:
+    return tuple(needed)
+
+
+def _require_stakes(fields: _Fields, game: GameDefinition, values: dict[str, Any]) -> None:
+    """The stakes fields the game needs: no game file's value is taken in silence for a
+    field the history leaves out."""
+    for name in required_stakes(game):
         if values[name] is None:
             raise fields.error(name, f"missing ({game.name} needs it)")
 
@@ -321,7 +337,7 @@ def check_cards(fields: _Fields, game: GameDefinition, lines: Sequence[Line], pl
     more cards in play than the deck holds (hidden cards ``??`` counted too); and the cards a
     player discards or shows are his."""
     pack = pack_of(game)
-    in_pack = set(pack)
+    in_pack = cards_of(pack)
     where: dict[int, tuple[int, int]] = {}  # card -> (seat or -1 for the board, line index)
     held: list[list[int | None]] = [[] for _ in range(players)]
     in_play = 0

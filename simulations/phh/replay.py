@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -45,6 +45,7 @@ from simulations.phh.lines import (
     DEAL_BOARD,
     DEAL_HOLE,
     FOLD,
+    READS_THE_TURN,
     SHOW,
     Line,
     LineError,
@@ -52,6 +53,7 @@ from simulations.phh.lines import (
     deck_order,
     engine_action,
     parse_lines,
+    plain_action,
     player_name,
 )
 from simulations.phh.model import Number, PhhError, PhhHand
@@ -67,7 +69,7 @@ from simulations.phh.options import (
     ReplayOptions,
 )
 from simulations.phh.read import read_file
-from simulations.phh.stakes import HandStakes, StakesError, lay_stakes
+from simulations.phh.stakes import HandStakes, StakesError, laid_onto, lay_stakes, stakes_parts
 from simulations.verify.results import Difference, FileReport, Outcome, ScenarioResult
 
 _SEAT = re.compile(r"\bseat (\d+)")
@@ -143,13 +145,12 @@ def laid_game(hand: PhhHand, options: ReplayOptions, games: Games | None = None)
     )
     laid = games.get(key)
     if laid is None:
-        laid = games[key] = _lay(hand, options)
+        laid = games[key] = _lay(hand, options, games)
     return laid
 
 
-def _lay(hand: PhhHand, options: ReplayOptions) -> Laid:
-    players = hand.player_count
-    stakes = HandStakes(
+def hand_stakes(hand: PhhHand) -> HandStakes:
+    return HandStakes(
         antes=hand.antes,
         blinds_or_straddles=hand.blinds_or_straddles,
         bring_in=hand.bring_in,
@@ -157,12 +158,44 @@ def _lay(hand: PhhHand, options: ReplayOptions) -> Laid:
         big_bet=hand.big_bet,
         min_bet=hand.min_bet,
     )
+
+
+def _lay(hand: PhhHand, options: ReplayOptions, games: Games | None = None) -> Laid:
+    """:func:`lay_game` of the hand; ``games`` keeps each game laid out by its forced bets,
+    stakes and straddle rule, which other stakes (at another table size, say) may share."""
+    base = base_game(hand)
+    fractions = has_fractions(hand.finishing_stacks)
+    players = hand.player_count
     try:
-        game, straddles = lay_stakes(base_game(hand), stakes, players, players - 1)
+        if games is None:
+            return lay_game(base, hand_stakes(hand), players, fractions, options)
+        laid = stakes_parts(base, hand_stakes(hand), players, players - 1)
+        key = (hand.variant, laid.forced, laid.stakes, laid.straddle_rule, fractions)
+        found = games.get(key)
+        if found is None:
+            game, notes = _with_options(laid_onto(base, laid), fractions, options)
+            found = games[key] = (game, (), notes)
+        return found[0], laid.straddles, found[2]
     except StakesError as error:
         raise _error(hand, error.field, error.problem) from None
+
+
+def lay_game(
+    base: GameDefinition, stakes: HandStakes, players: int, fractions: bool, options: ReplayOptions
+) -> Laid:
+    """``base`` with a hand's stakes and the options' rules (``fractions``: the hand's
+    finishing stacks hold fractions of a chip), its straddles, and the notes the options
+    took; StakesError naming the field that cannot be laid out."""
+    game, straddles = lay_stakes(base, stakes, players, players - 1)
+    game, notes = _with_options(game, fractions, options)
+    return game, straddles, notes
+
+
+def _with_options(
+    game: GameDefinition, fractions: bool, options: ReplayOptions
+) -> tuple[GameDefinition, tuple[str, ...]]:
+    """``game`` with the options' rules, and the notes they took."""
     notes: list[str] = []
-    fractions = has_fractions(hand.finishing_stacks)
     odd_chips = options.odd_chips.rule(fractions)
     if fractions and odd_chips is OddChipRule.EXACT and odd_chips is not game.odd_chips:
         notes.append(
@@ -177,7 +210,7 @@ def _lay(hand: PhhHand, options: ReplayOptions) -> Laid:
     rules = (odd_chips, incomplete, short)
     if rules != (game.odd_chips, game.incomplete_raise, game.short_all_ins):
         game = replace(game, odd_chips=odd_chips, incomplete_raise=incomplete, short_all_ins=short)
-    return game, straddles, tuple(notes)
+    return game, tuple(notes)
 
 
 def _blind_seats(
@@ -188,22 +221,28 @@ def _blind_seats(
     blinds = game.forced.blinds
     if hand.player_count != 2 or len(blinds) != 2 or blinds[0] != blinds[1]:
         return None, ()
+    first = next((line for line in lines if line.verb in _BETTING), None)
+    last, notes = button_acts_last(options, first is not None and first.seat == 0)
+    return (BlindSeats(small=(0,), big=(1,)) if last else None), notes
+
+
+HEADS_UP_NOTE = (
+    f"{HEADS_UP}: heads-up with equal blinds, p1 acts first in every round as the "
+    "history records: the button's blind was taken as the big blind (the rule "
+    "texts' button posts the small blind and acts first before the flop: "
+    "--heads-up-blinds button-acts-first)"
+)
+
+
+def button_acts_last(options: ReplayOptions, first_by_p1: bool) -> tuple[bool, tuple[str, ...]]:
+    """Heads-up with two equal blinds: whether the button's blind is taken as the big blind
+    (the other player then acts first in every round), and the note that takes; by the
+    options, or (``auto``) where the history's first action is ``p1``'s
+    (``first_by_p1``), noted."""
     choice = options.heads_up_blinds
     if choice is HeadsUpBlinds.AUTO:
-        first = next((line for line in lines if line.verb in _BETTING), None)
-        last = first is not None and first.seat == 0
-        choice = HeadsUpBlinds.BUTTON_ACTS_LAST if last else HeadsUpBlinds.BUTTON_ACTS_FIRST
-        if last:
-            note = (
-                f"{HEADS_UP}: heads-up with equal blinds, p1 acts first in every round as the "
-                "history records: the button's blind was taken as the big blind (the rule "
-                "texts' button posts the small blind and acts first before the flop: "
-                "--heads-up-blinds button-acts-first)"
-            )
-            return BlindSeats(small=(0,), big=(1,)), (note,)
-    if choice is HeadsUpBlinds.BUTTON_ACTS_LAST:
-        return BlindSeats(small=(0,), big=(1,)), ()
-    return None, ()
+        return (True, (HEADS_UP_NOTE,)) if first_by_p1 else (False, ())
+    return choice is HeadsUpBlinds.BUTTON_ACTS_LAST, ()
 
 
 def _deck(
@@ -216,20 +255,7 @@ def _deck(
         return game, deck_order(game, players, players - 1, lines), ()
     except Unplayable as error:
         first = str(error)
-    no_burns = tuple(
-        replace(phase, burn=False) if isinstance(phase, Deal | Draw) else phase
-        for phase in game.phases
-    )
-    both = "the bottom card dealt and five cards in a row to one player"
-    for relaxed, how in (
-        (replace(game, deals_bottom_card=True), "the bottom card dealt"),
-        (replace(game, five_consecutive=True), "five cards in a row to one player"),
-        (replace(game, deals_bottom_card=True, five_consecutive=True), both),
-        (
-            replace(game, deals_bottom_card=True, five_consecutive=True, phases=no_burns),
-            f"no burn cards, {both}",
-        ),
-    ):
+    for relaxed, how in _relaxed(game):
         if relaxed == game:
             continue
         try:
@@ -242,6 +268,23 @@ def _deck(
         )
         return relaxed, deck, (note,)
     raise _error(hand, "actions", f"cannot be dealt from one deck: {_why(first)}")
+
+
+def _relaxed(game: GameDefinition) -> Iterator[tuple[GameDefinition, str]]:
+    """The ways of dealing tried when the texts' runs the deck out, in order, each made only
+    when the one before it fails (none of them can be an invalid game)."""
+    both = "the bottom card dealt and five cards in a row to one player"
+    yield replace(game, deals_bottom_card=True), "the bottom card dealt"
+    yield replace(game, five_consecutive=True), "five cards in a row to one player"
+    yield replace(game, deals_bottom_card=True, five_consecutive=True), both
+    no_burns = tuple(
+        replace(phase, burn=False) if isinstance(phase, Deal | Draw) else phase
+        for phase in game.phases
+    )
+    yield (
+        replace(game, deals_bottom_card=True, five_consecutive=True, phases=no_burns),
+        f"no burn cards, {both}",
+    )
 
 
 def _why(reason: str) -> str:
@@ -317,15 +360,22 @@ def play(hand: PhhHand, setup: Setup) -> tuple[Hand, tuple[str, ...]]:
                 problem = f"out of turn: {player_name(played.actor)} is to act"
             raise _error(hand, f"actions[{index}]", f"{line.text!r}: {problem}")
         try:
-            legal = played.legal_actions()
-            action = engine_action(line, legal)
-            if (
-                action.kind in (ActionKind.BET, ActionKind.RAISE)
-                and legal.full_total is not None
-                and action.total is not None
-                and action.total < legal.full_total
-            ):
-                notes.append(_short_all_in(setup.game, line, legal.full_total, action.total))
+            if verb in READS_THE_TURN:
+                legal = played.legal_actions()
+                action = engine_action(line, legal)
+                if (
+                    action.kind in (ActionKind.BET, ActionKind.RAISE)
+                    and legal.full_total is not None
+                    and action.total is not None
+                    and action.total < legal.full_total
+                ):
+                    notes.append(
+                        short_all_in_note(setup.game, line.seat, legal.full_total, action.total)
+                    )
+            else:
+                # A fold, a draw, ...: the engine checks it as it acts, by the same rules,
+                # without working out the turn's bets first.
+                action = plain_action(line)
             played.act(action)
         except (IllegalAction, ValueError) as error:
             raise _error(
@@ -338,11 +388,13 @@ def play(hand: PhhHand, setup: Setup) -> tuple[Hand, tuple[str, ...]]:
     return played, tuple(notes)
 
 
-def _short_all_in(game: GameDefinition, line: Line, full: int, total: int) -> str:
+def short_all_in_note(game: GameDefinition, seat: int, full: int, total: int) -> str:
+    """The note of a bet or raise to ``total`` by ``seat``, all in, short of a full bet or
+    raise to ``full``: the rule it was replayed by."""
     rule = game.incomplete_raise
     other = "half-bet" if rule.value == "full-bet" else "full-bet"
     return (
-        f"{SHORT_ALL_IN}: {player_name(line.seat)} went all in to {total}, short of a full "
+        f"{SHORT_ALL_IN}: {player_name(seat)} went all in to {total}, short of a full "
         f"bet or raise to {full}; replayed by the {rule.value} rule ({game.short_all_ins.value} "
         f"short all-ins), --incomplete-raise {other} reads it otherwise"
     )
@@ -390,7 +442,11 @@ def compare(
     if hand.finishing_stacks is None:
         shown = ", ".join(_number(s) for s in stacks)
         return (), (f"{UNCHECKED}: the history gives none; the hand ended at [{shown}]",)
-    want = [_as_fraction(s) for s in hand.finishing_stacks]
+    finishing = hand.finishing_stacks
+    whole = all(type(s) is int for s in finishing) and all(type(s) is int for s in stacks)
+    if whole and list(finishing) == list(stacks):
+        return (), ()  # whole chips alike: the common case, without fractions
+    want = [_as_fraction(s) for s in finishing]
     got = [_as_fraction(s) for s in stacks]
     if want == got:
         return (), ()

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
-from simulations.engine.game import GameDefinition, StraddleRule
-from simulations.engine.limits import Limit
+from simulations.engine.game import ForcedBets, GameDefinition, StraddleRule
+from simulations.engine.limits import Limit, Stakes
 
 
 class StakesError(ValueError):
@@ -42,6 +43,17 @@ def big_blind_seat(players: int, button: int) -> int:
     return (button + 1) % players if players == 2 else (button + 2) % players
 
 
+@dataclass(frozen=True)
+class LaidStakes:
+    """A hand's forced bets and stakes as a game takes them, its straddles as (seat, total),
+    and the straddle rule they are posted under."""
+
+    forced: ForcedBets
+    stakes: Stakes
+    straddles: tuple[tuple[int, int], ...]
+    straddle_rule: StraddleRule
+
+
 def lay_stakes(
     base: GameDefinition, stakes: HandStakes, players: int, button: int
 ) -> tuple[GameDefinition, tuple[tuple[int, int], ...]]:
@@ -49,6 +61,32 @@ def lay_stakes(
 
     Antes equal for every player are the game's ante; a single ante posted by the big blind
     is a big-blind ante; anything else is refused, naming ``antes``."""
+    laid = stakes_parts(base, stakes, players, button)
+    return laid_onto(base, laid), laid.straddles
+
+
+def laid_onto(base: GameDefinition, laid: LaidStakes) -> GameDefinition:
+    """``base`` with the forced bets, stakes and straddle rule of ``laid`` (StakesError
+    naming ``stakes`` where the game refuses them)."""
+    try:
+        return replace(base, forced=laid.forced, stakes=laid.stakes, straddles=laid.straddle_rule)
+    except ValueError as error:
+        raise StakesError("stakes", str(error)) from None
+
+
+def _with(forced: ForcedBets, **changes: Any) -> ForcedBets:
+    """``forced`` with ``changes`` (itself when they change nothing: an equal value, as
+    valid, without building it again)."""
+    if all(getattr(forced, name) == value for name, value in changes.items()):
+        return forced
+    return replace(forced, **changes)
+
+
+def stakes_parts(base: GameDefinition, stakes: HandStakes, players: int, button: int) -> LaidStakes:
+    """What :func:`lay_stakes` lays onto ``base``: the forced bets, the stakes, the
+    straddles and their rule (StakesError naming the field that cannot be laid).  The game
+    then checks them against its other settings only for whether it has blinds or a
+    bring-in and by the cap on bets (simulations.engine.game)."""
     forced = base.forced
     game_stakes = base.stakes
     if stakes.antes is not None:
@@ -59,13 +97,13 @@ def lay_stakes(
             raise StakesError("antes", f"{len(antes)} entries for {players} players")
         posted = [(seat, a) for seat, a in enumerate(antes) if a]
         if not posted:
-            forced = replace(forced, ante=0, big_blind_ante=0)
+            forced = _with(forced, ante=0, big_blind_ante=0)
         elif len(posted) == players and len({a for _, a in posted}) == 1:
-            forced = replace(forced, ante=posted[0][1], big_blind_ante=0)
+            forced = _with(forced, ante=posted[0][1], big_blind_ante=0)
         elif len(posted) == 1 and base.forced.bring_in == 0 and stakes.bring_in is None:
             if posted[0][0] != big_blind_seat(players, button):
                 raise StakesError("antes", "one player's ante is a big-blind ante: the big blind")
-            forced = replace(forced, ante=0, big_blind_ante=posted[0][1])
+            forced = _with(forced, ante=0, big_blind_ante=posted[0][1])
         else:
             raise StakesError("antes", "antes that differ between the players")
     straddles: tuple[tuple[int, int], ...] = ()
@@ -75,11 +113,11 @@ def lay_stakes(
             raise StakesError("blinds_or_straddles", f"{len(bets)} entries for {players} players")
         blinds = tuple(b for b in bets[:2] if b)
         straddles = tuple((seat, b) for seat, b in enumerate(bets[2:], start=2) if b)
-        forced = replace(forced, blinds=blinds)
+        forced = _with(forced, blinds=blinds)
     if stakes.bring_in is not None:
         if base.forced.bring_in == 0 and stakes.bring_in:
             raise StakesError("bring_in", f"{base.name} has no bring-in")
-        forced = replace(forced, bring_in=stakes.bring_in)
+        forced = _with(forced, bring_in=stakes.bring_in)
     small, big = game_stakes.small_bet, game_stakes.big_bet
     small_field = "small_bet"
     if base.limit is Limit.FIXED:
@@ -105,8 +143,4 @@ def lay_stakes(
     straddle_rule = base.straddles
     if straddles and straddle_rule is StraddleRule.NONE:
         straddle_rule = StraddleRule.LIVE
-    try:
-        game = replace(base, forced=forced, stakes=game_stakes, straddles=straddle_rule)
-    except ValueError as error:
-        raise StakesError("stakes", str(error)) from None
-    return game, straddles
+    return LaidStakes(forced, game_stakes, straddles, straddle_rule)

@@ -65,6 +65,7 @@ bench: $(VENV)/.installed-bench $(COMPILED_STAMP)
 	$(BIN)/python bench/bench_rankings_high.py
 	$(BIN)/python bench/bench_service.py
 	$(BIN)/python bench/bench_store.py
+	$(BIN)/python bench/bench_load.py
 	$(BIN)/python bench/bench_engine.py
 
 # Mutation testing (docs/mutation.md): mutmut mutates the engine's betting, pots, settlement,

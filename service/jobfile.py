@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from service.kinds import KINDS, JobKind
-from simulations.spec import ECHO_LIMIT, Fields, SpecError, digit_count, echo, number
+from simulations.spec import Fields, SpecError, digit_count, number, shown_key
 from workers.job import DEFAULT_SHARD_SIZE, Job
 from workers.plan import MAX_SHARDS
 
@@ -377,7 +377,7 @@ class _Walk:
     ) -> dict[str, Any]:
         table: dict[str, Any] = {}
         for key, item in items:
-            shown = key if len(key) <= ECHO_LIMIT else echo(key)
+            shown = shown_key(key)
             where = f"{path}.{shown}" if path else shown
             if check_repeats and key in table:
                 raise self.fail(where, "given twice")

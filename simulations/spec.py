@@ -8,12 +8,16 @@ rather than a silent default.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 _MISSING: Any = object()
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 ECHO_LIMIT = 40
 # Integers of more digits than this are described by their length rather than written out:
@@ -73,6 +77,41 @@ class SpecError(ValueError):
         super().__init__(f"{field}: {problem}" if field else problem)
         self.field = field
         self.problem = problem
+
+
+def shown_key(key: object) -> str:
+    """A key of the user's as a field path shows it: a plain word as it is, anything else
+    (empty, spaced, a line break in it, long) quoted and shortened by :func:`echo`, so that
+    a message stays one line and still shows which key."""
+    if isinstance(key, str) and len(key) <= ECHO_LIMIT and _PLAIN_KEY.fullmatch(key):
+        return key
+    return echo(key)
+
+
+# A percentage's decimal places: enough for any rake or drop a room posts, few enough that
+# the fraction's numerator and denominator, times any pot, fit the kernels' 64-bit integers.
+MAX_PERCENT_PLACES = 6
+
+
+def percentage(value: object) -> Fraction:
+    """A rake's or drop's percentage, written as a number (``5``, ``2.5``), as the exact
+    fraction of one it means; ``ValueError`` with the problem (the caller names the field).
+
+    Read through its decimal text, so that 2.5 is exactly 1/40 and not the float's binary
+    neighbour; from 0 up to 100, finite, with at most :data:`MAX_PERCENT_PLACES` places.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"must be a number, not {type_name(value)}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"must be a percentage from 0 up to 100, got {value}")
+    written = Fraction(repr(value))
+    if not 0 <= written < 100:
+        raise ValueError(f"must be a percentage from 0 up to 100, got {value:g}")
+    if written.denominator > 10**MAX_PERCENT_PLACES:
+        raise ValueError(
+            f"must have at most {MAX_PERCENT_PLACES} decimal places, got {echo(value)}"
+        )
+    return written / 100
 
 
 def type_name(value: object) -> str:
@@ -240,6 +279,4 @@ class Fields:
             if key not in self._read:
                 known = sorted(self._read)
                 hint = f" (known keys: {', '.join(known)})" if known else ""
-                # The key is the user's text: a long one is shortened like any echoed value.
-                shown = key if isinstance(key, str) and len(key) <= ECHO_LIMIT else echo(key)
-                raise SpecError(self.path(shown), f"is not a known setting{hint}")
+                raise SpecError(self.path(shown_key(key)), f"is not a known setting{hint}")

@@ -223,7 +223,7 @@ from simulations.engine.gamefile_read import (
 from simulations.engine.gamefile_showdown import read_showdown
 from simulations.engine.limits import Limit
 from simulations.engine.phases import Bet, Draw, cards_held
-from simulations.spec import echo
+from simulations.spec import echo, shown_key
 
 __all__ = [
     "GameEntry",
@@ -366,7 +366,7 @@ def _parse(data: Mapping[str, Any], source: str) -> GameEntry | GutsEntry:
     # A misspelt table name ('stake') is reported as such, not as the table's missing keys.
     for key in data:
         if key not in known:
-            shown = key if isinstance(key, str) and len(key) <= 40 else echo(key)
+            shown = shown_key(key)
             raise Invalid(shown, f"is not a known setting (known: {', '.join(known)})")
     code = top.string("code")
     if not _CODE.fullmatch(code):

@@ -4,7 +4,6 @@ format is described in :mod:`simulations.engine.gamefile`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 from simulations.engine.game import (
     BigBlindAnteOrder,
@@ -21,7 +20,6 @@ from simulations.engine.gamefile_read import (
     Table,
     read_integer,
     read_list,
-    type_name,
 )
 from simulations.engine.limits import (
     HeadsUpCap,
@@ -33,6 +31,7 @@ from simulations.engine.limits import (
 )
 from simulations.engine.pots import OddChipRule
 from simulations.evaluators.stud_showing import BringIn
+from simulations.spec import percentage
 
 __all__ = ["HouseRules", "read_forced", "read_house", "read_stakes"]
 
@@ -174,13 +173,10 @@ def read_house(house: Table, limit: Limit, forced: ForcedBets, stakes: Stakes) -
 
 def _rake(value: object, path: str) -> Rake:
     table = Table(value, path)
-    percent_value = table.require("percent")
-    if isinstance(percent_value, bool) or not isinstance(percent_value, int | float):
-        raise Invalid(table.at("percent"), f"must be a number, not {type_name(percent_value)}")
-    # Through the decimal text, so that 2.5 is exactly 1/40 and not the float's binary value.
-    percent = Fraction(str(percent_value)) / 100
-    if not 0 <= percent < 1:
-        raise Invalid(table.at("percent"), f"a percentage from 0 up to 100, got {percent_value}")
+    try:
+        percent = percentage(table.require("percent"))
+    except ValueError as err:
+        raise Invalid(table.at("percent"), str(err)) from None
     caps: list[tuple[int, int]] = []
     if table.has("caps"):
         for i, row in enumerate(read_list(table.require("caps"), table.at("caps"))):

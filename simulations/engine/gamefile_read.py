@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from simulations.cards import RANK_SYMBOLS, Rank
-from simulations.spec import echo, type_name
+from simulations.spec import echo, shown_key, type_name
 
 __all__ = [
     "MAX_CARDS",
@@ -57,7 +57,10 @@ class Table:
         self.read: set[str] = set()
 
     def at(self, key: str) -> str:
-        return f"{self.path}.{key}" if self.path else key
+        # The user's own keys land here too (a player's name, an unknown key): quoted
+        # unless a plain word, so that the path stays one line and shows the key.
+        shown = shown_key(key)
+        return f"{self.path}.{shown}" if self.path else shown
 
     def has(self, key: str) -> bool:
         return key in self.items
@@ -114,8 +117,7 @@ class Table:
         for key in self.items:
             if key not in self.read:
                 known = ", ".join(sorted(self.read))
-                shown = key if isinstance(key, str) and len(key) <= 40 else echo(key)
-                raise Invalid(self.at(shown), f"is not a known setting (known: {known})")
+                raise Invalid(self.at(key), f"is not a known setting (known: {known})")
 
 
 def read_integer(value: object, path: str, low: int, high: int) -> int:

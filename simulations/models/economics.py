@@ -27,7 +27,7 @@ from simulations.engine.game import RakeRounding
 from simulations.models.players import SeatModel
 from simulations.models.table import DropRule, RakeRule, Table
 from simulations.models.table_tally import TableTally
-from simulations.spec import Fields, SpecError
+from simulations.spec import Fields, SpecError, percentage
 
 MAX_CHIPS = 10**9
 MAX_BLIND = 10**6
@@ -35,13 +35,13 @@ ROUNDINGS = tuple(r.value for r in RakeRounding)
 
 
 def read_percent(table: Fields, key: str) -> Fraction:
-    """A percentage written as a number (``5``, ``2.5``) as an exact fraction of one."""
-    value = table.number(key)
-    # Through the decimal text, so that 2.5 is exactly 1/40 and not the float's binary value.
-    percent = Fraction(repr(value)) / 100
-    if not 0 <= percent < 1:
-        raise SpecError(table.path(key), f"must be a percentage from 0 up to 100, got {value:g}")
-    return percent
+    """A percentage written as a number (``5``, ``2.5``) as an exact fraction of one
+    (:func:`simulations.spec.percentage`)."""
+    value = table.number(key)  # its own SpecError for a value that is no number
+    try:
+        return percentage(value)
+    except ValueError as err:
+        raise SpecError(table.path(key), str(err)) from None
 
 
 def read_rake_rule(table: Fields) -> RakeRule:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from simulations.spec import echo, type_name
+from simulations.spec import echo, shown_key, type_name
 
 Number = int | Fraction  # a stack or share; a fraction only under the exact odd-chip rule
 
@@ -51,7 +51,10 @@ class Table:
         self._read: set[str] = set()
 
     def field(self, key: str) -> str:
-        return f"{self.path}.{key}" if self.path else key
+        # The user's own keys land here too (a player's name, an unknown key): quoted
+        # unless a plain word, so that the path stays one line and shows the key.
+        shown = shown_key(key)
+        return f"{self.path}.{shown}" if self.path else shown
 
     def has(self, key: str) -> bool:
         return key in self.data
@@ -128,9 +131,8 @@ class Table:
         """Refuse the first key that no reader asked for."""
         for key in self.data:
             if key not in self._read:
-                shown = key if len(key) <= 40 else echo(key)
                 known = ", ".join(sorted(self._read))
-                raise ScenarioError(self.field(shown), f"unknown key (known here: {known})")
+                raise ScenarioError(self.field(key), f"unknown key (known here: {known})")
 
 
 def read_list(value: object, field: str) -> Sequence[Any]:

@@ -20,17 +20,27 @@ compiles, so the rule arithmetic shared with the simulation kernels is mutated t
     python bench/mutation.py run --skip-failing   # leave out scenarios failing unmutated
     python bench/mutation.py report           # the scores of the last run again
     python bench/mutation.py survivors        # the diff of every mutant the corpus missed
+    python bench/mutation.py doc              # docs/mutation.md's score and survivors again
+    python bench/mutation.py check NAME… --scenarios FILE…   # survivors against new scenarios
 
 mutmut mutates only the lines the corpus runs (``mutate_only_covered_lines``); the report
 also counts the mutants of the other lines ("unreached").  A mutant is killed when a
 scenario fails on it, or when it runs out of time (it loops).  The score is the share of
 the mutants made that were killed; "of all" counts the unreached ones as not killed too.
+
+Every run is recorded in ``mutation-runs.json`` of the work folder (a fresh full run starts
+the list, a named run adds to it): when, the machine load, the commit and the scenario count,
+the wall time and the score after it.  ``doc`` writes the score section and the survivors of
+``docs/mutation.md`` from these and the classification of ``bench/mutation_classes.toml``
+(``bench/mutation_doc.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import datetime
+import fnmatch
 import json
 import os
 import re
@@ -47,6 +57,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_WORK = ROOT / "build" / "mutation"
+CLASSES = ROOT / "bench" / "mutation_classes.toml"
+DOC = ROOT / "docs" / "mutation.md"
 
 # Never copied into the work folder: the compiled engine (its extension modules and build
 # stamp), numba's caches, virtual environments, tool caches and earlier outputs.
@@ -453,9 +465,64 @@ def _module_of(path: str) -> str:
     return path.removesuffix(".py").replace("/", ".")
 
 
+def _commit(source: Path) -> str:
+    """The source tree's commit, marked ``+changes`` when its mutated modules differ from it."""
+
+    def git(*arguments: str) -> str:
+        completed = subprocess.run(
+            ["git", *arguments], cwd=source, capture_output=True, text=True, check=False
+        )
+        return completed.stdout.strip() if completed.returncode == 0 else ""
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    return commit + ("+changes" if git("status", "--porcelain", "simulations") else "")
+
+
+def _scenario_count(work: Path) -> int:
+    """The scenarios of the corpus copied into ``work`` (its ``[[scenario]]`` tables)."""
+    pattern = re.compile(r"^\[\[scenario\]\]", re.MULTILINE)
+    return sum(
+        len(pattern.findall(path.read_text(encoding="utf-8")))
+        for path in (work / "tests" / "scenarios").rglob("*.toml")
+    )
+
+
+def _all_mutants(work: Path, settings: Settings) -> dict[str, str]:
+    """Every mutant made, with its verdict (none before the first run)."""
+    found: dict[str, str] = {}
+    for path in settings.only_mutate:
+        meta = work / "mutants" / f"{path}.meta"
+        if meta.exists():
+            for name, code in _meta(work, path)["exit_code_by_key"].items():
+                found[name] = verdict(code)
+    return found
+
+
+def record_run(
+    work: Path, record: dict[str, Any], before: dict[str, str], after: dict[str, str]
+) -> None:
+    """Add the run to ``mutation-runs.json``: a fresh full run starts the list anew."""
+    if record["kind"] == "named":
+        tried = [
+            name for name in after if any(fnmatch.fnmatchcase(name, n) for n in record["names"])
+        ]
+        record["tried"] = len(tried)
+        record["killed"] = sum(
+            1
+            for name in tried
+            if before.get(name) not in (KILLED, TIMEOUT) and after[name] in (KILLED, TIMEOUT)
+        )
+    target = work / "mutation-runs.json"
+    runs = []
+    if record["kind"] != "full" and target.exists():
+        runs = json.loads(target.read_text(encoding="utf-8"))
+    runs.append(record)
+    target.write_text(json.dumps(runs, indent=2) + "\n", encoding="utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=("run", "report", "survivors"))
+    parser.add_argument("command", choices=("run", "report", "survivors", "doc", "check"))
     parser.add_argument("names", nargs="*", help="mutants to run or show (default: all)")
     parser.add_argument("--source", type=Path, default=ROOT, help="the tree to copy")
     parser.add_argument("--work", type=Path, default=DEFAULT_WORK, help="the work folder")
@@ -466,12 +533,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="leave out the tests that fail unmutated (listed) instead of stopping",
     )
+    parser.add_argument(
+        "--scenarios", type=Path, nargs="+", default=[], help="check: the scenario files"
+    )
     parser.add_argument("--fail-under", type=float, help="exit 1 below this score (per cent)")
     options = parser.parse_intermixed_args(argv)
     source, work = options.source.resolve(), options.work.resolve()
     settings = read_settings(source)
     seconds = None
+    record: dict[str, Any] | None = None
+    if options.command == "check":
+        from mutation_check import check  # beside this script
+
+        check(work, options.names, options.scenarios, _commit(source))
+        return 0
+    if options.command == "doc":
+        from mutation_doc import generate  # beside this script
+
+        for note in generate(work, CLASSES, DOC):
+            print(note)
+        print(f"written: {DOC}")
+        return 0
     if options.command == "run":
+        record = {
+            "kind": "named" if options.names else ("kept" if options.keep else "full"),
+            "names": list(options.names),
+            "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "load_start": round(os.getloadavg()[0], 2),
+            "cores": os.cpu_count(),
+            "commit": _commit(source),
+        }
         if not options.keep and not options.names and (work / "mutants").exists():
             shutil.rmtree(work / "mutants")
         written = sync_tree(source, work, frozenset(settings.only_mutate))
@@ -486,6 +577,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             for nodeid in failing:
                 print(f"  {nodeid}")
             deselect(work, failing)
+        record["scenarios"] = _scenario_count(work)
+        before = _all_mutants(work, settings)
         seconds = run_mutmut(work, options.max_children, options.names)
     elif options.command == "survivors":
         print_survivors(work, settings, options.names)
@@ -493,6 +586,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = scores(work, settings)
     print()
     score, _ = print_scores(rows, seconds)
+    if record is not None and seconds is not None:
+        record.update(
+            wall_seconds=round(seconds, 1), load_end=round(os.getloadavg()[0], 2), score=score
+        )
+        record_run(work, record, before, _all_mutants(work, settings))
     print(f"summary: {write_summary(work, source, settings, rows, seconds)}")
     if options.fail_under is not None and score < options.fail_under:
         print(f"mutation score {score:.1f}% is below {options.fail_under:.1f}%")

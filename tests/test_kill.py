@@ -16,9 +16,17 @@ from simulations.engine.limits import Limit, Stakes
 A, B, C, D, E = range(5)
 
 
-def _hand(factor: Fraction, blinds: tuple[int, int], stakes: Stakes, kill_seat: int = E) -> Hand:
+def _hand(
+    factor: Fraction,
+    blinds: tuple[int, int],
+    stakes: Stakes,
+    kill_seat: int = E,
+    stacks: list[int] | None = None,
+) -> Hand:
     game = holdem(Limit.FIXED, blinds=blinds, stakes=stakes)
-    return Hand(game, [1000] * 5, button=A, rng=np.random.default_rng(3), kill=(kill_seat, factor))
+    return Hand(
+        game, stacks or [1000] * 5, button=A, rng=np.random.default_rng(3), kill=(kill_seat, factor)
+    )
 
 
 def test_full_kill_order_and_stakes() -> None:
@@ -61,6 +69,24 @@ def test_kill_left_of_the_big_blind_still_acts_last() -> None:
         order.append(legal.seat)
         hand.act(Action.check() if legal.can_check else Action.call())
     assert order == [E, A, B, C, D]
+
+
+def test_a_kill_blind_short_of_chips_is_all_in() -> None:
+    """Rules 002_376df91f076a6501.txt, 'All in before the deal': 'If a player does not have
+    sufficient money to cover the ante and blinds due, that player is automatically all in
+    ... Players to act must call the complete amount of the big blind to call, even if the
+    all-in player has posted less'.  The kill blind is 'an additional blind': a player with 30
+    of a full kill of 40 posts 30, all in; the hand is still played at $40/$80 and the others
+    call the whole 40."""
+    hand = _hand(Fraction(2), (10, 20), Stakes(20, 40), stacks=[1000, 1000, 1000, 1000, 30])
+    assert hand.contributed[E] == 30 and hand.stacks[E] == 0 and hand.stakes == Stakes(40, 80)
+    order = []
+    while hand.street == 0:
+        legal = hand.legal_actions()
+        order.append(legal.seat)
+        assert legal.to_call == 40 - hand.round_bets[legal.seat]
+        hand.act(Action.check() if legal.can_check else Action.call())
+    assert order == [D, A, B, C]  # the kill blind, all in, acts no more
 
 
 def test_bad_kills() -> None:

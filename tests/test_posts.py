@@ -78,13 +78,49 @@ def test_bad_posts() -> None:
         _hand(Post(2))
     with pytest.raises(ValueError, match="not a seat"):
         _hand(Post(9))
-    with pytest.raises(ValueError, match="cover a post of 3"):
-        _hand(Post(4, missed_small_blind=True), stacks=[100, 100, 100, 100, 2, 100])
     with pytest.raises(ValueError, match="already posted"):
         _hand(Post(4), Post(4))
     with pytest.raises(ValueError, match="no blinds"):
         game = holdem(Limit.NO, blinds=(), ante=1)
         Hand(game, [10] * 3, button=0, rng=np.random.default_rng(1), posts=(Post(1),))
+
+
+def test_a_post_short_of_chips_is_all_in() -> None:
+    """Rules 002_376df91f076a6501.txt, 'All in before the deal': 'If a player does not have
+    sufficient money to cover the ante and blinds due, that player is automatically all in for
+    the coming hand ... Players to act must call the complete amount of the big blind'.  A
+    post is the big blind's amount before the deal: one of 1 against a big blind of 2 puts
+    its poster all in, the others still call 2, and he wins only what he matched."""
+    holes = ["2c 3d", "4c 5d", "7h 8d", "Kc Kd", "As Ad", "Jc 2h"]
+    deck = _deck(holes, "Qh 9s 3c 6h 2s", 6, button=0)
+    game = holdem(Limit.NO, blinds=(1, 2))
+    stacks = [100, 100, 100, 100, 1, 100]
+    hand = Hand(game, stacks, button=0, deck=deck, posts=(Post(4),))
+    posted = [e for e in hand.events if isinstance(e, Posted) and e.seat == 4]
+    assert [(e.kind, e.amount, e.all_in) for e in posted] == [(PostKind.POST, 1, True)]
+    assert hand.legal_actions().seat == 3 and hand.legal_actions().to_call == 2
+    hand.act(Action.call(), seat=3)
+    assert hand.legal_actions().seat == 5  # the poster, all in, is passed over
+    for seat in (5, 0, 1):
+        hand.act(Action.fold(), seat=seat)
+    hand.act(Action.check(), seat=2)
+    while not hand.finished:
+        hand.act(Action.check())
+    # Main pot 1 each from seats 1 to 4, to the aces; the side pot of 1 + 1 to the kings.
+    assert hand.payoffs == (0, -1, -2, 0, 3, 0)
+
+
+def test_a_returning_player_short_of_both_blinds_posts_the_live_one_first() -> None:
+    """Rules 002_376df91f076a6501.txt, 'All in before the deal' and 'Post': a returning
+    player owes 'the sum of the big and small blinds'; with only the big blind's 2 he posts
+    it live and is all in, with nothing left for the dead small blind (the reading in the
+    README: the live post first, as the post is the big blind's amount)."""
+    hand = _hand(Post(4, missed_small_blind=True), stacks=[100, 100, 100, 100, 2, 100])
+    kinds = [(e.seat, e.kind, e.amount) for e in hand.events if isinstance(e, Posted)]
+    assert (4, PostKind.POST, 2) in kinds and not any(k is PostKind.DEAD for _, k, _ in kinds)
+    assert hand.contributed[4] == 2 and hand.dead[4] == 0 and hand.stacks[4] == 0
+    hand = _hand(Post(4, missed_small_blind=True), stacks=[100, 100, 100, 100, 3, 100])
+    assert hand.dead[4] == 1 and hand.stacks[4] == 0  # exactly both: the dead one too
 
 
 def test_a_small_blind_above_the_big_blind_is_refused() -> None:

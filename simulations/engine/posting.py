@@ -41,6 +41,15 @@ class ForcedPosting:
     _first_actor_after: int
     _cycle: list[int]
 
+    def _forced_chips(self, seat: int, due: int) -> int:
+        """What ``seat`` puts in of a forced bet of ``due`` — an ante, a blind, the big-blind
+        ante, a post or a kill blind: all of it, or all he has (Rules 002_376df91f076a6501.txt,
+        'All in before the deal': 'If a player does not have sufficient money to cover the
+        ante and blinds due, that player is automatically all in for the coming hand').  The
+        callers take the forced bets in the order the money goes: 'Any money the player holds
+        must be applied to the ante first'."""
+        return min(due, int(self.stacks[seat]))
+
     def _put(self, seat: int, amount: int) -> None:
         self.stacks[seat] -= amount
         self.contributed[seat] += amount
@@ -51,7 +60,7 @@ class ForcedPosting:
         # 'Any money the player holds must be applied to the ante first.'
         if forced.ante:
             for seat in clockwise(self.button + 1, self.n):
-                amount = min(forced.ante, int(self.stacks[seat]))
+                amount = self._forced_chips(seat, forced.ante)
                 if amount == 0:  # all in already, for a pot carried from an earlier deal
                     continue
                 self.stacks[seat] -= amount
@@ -79,7 +88,7 @@ class ForcedPosting:
         if ante_first:
             self._post_big_blind_ante(big_blind_seat)
         for seat, blind in placed:
-            amount = min(blind, int(self.stacks[seat]))
+            amount = self._forced_chips(seat, blind)
             self._put(seat, amount)
             self.events.append(Posted(seat, PostKind.BLIND, amount, self.stacks[seat] == 0))
         if not ante_first:
@@ -107,7 +116,7 @@ class ForcedPosting:
         ante = self.game.forced.big_blind_ante
         if not ante:
             return
-        amount = min(ante, int(self.stacks[seat]))
+        amount = self._forced_chips(seat, ante)
         self.stacks[seat] -= amount
         self.contributed[seat] += amount
         self.dead[seat] += amount
@@ -125,7 +134,9 @@ class ForcedPosting:
         raises the poster has the option, as a blind does.  A missed small blind is posted
         dead: it goes into the pot but counts toward no bet.  A player in the blinds owes no
         post ('Posting is not required if the player due the post happens to be in the big
-        blind').
+        blind').  A player short of the post is all in for what he has, applied to the live
+        big blind first, then to the dead small blind (a reading: README, Readings); the
+        others still call the whole big blind.
         """
         blinds = self.game.forced.blinds
         for post in posts:
@@ -135,10 +146,10 @@ class ForcedPosting:
             if seat in self._blind_posters():
                 raise ValueError(f"seat {seat} has already posted a blind or post: no post is due")
             live, dead = post.amounts(blinds)
-            if live + dead > self.stacks[seat]:
-                raise ValueError(f"seat {seat} cannot cover a post of {live + dead}")
+            live = self._forced_chips(seat, live)
             self._put(seat, live)
             self.events.append(Posted(seat, PostKind.POST, live, self.stacks[seat] == 0))
+            dead = self._forced_chips(seat, dead)
             if dead:
                 self.stacks[seat] -= dead
                 self.contributed[seat] += dead
@@ -150,7 +161,10 @@ class ForcedPosting:
 
         A full kill (``factor`` 2) posts twice the big blind and plays the hand at twice the
         limits, a half kill (3/2) one and a half times; the kill blind acts last before the
-        flop, after the big blind, wherever it sits, and has the option if unraised.
+        flop, after the big blind, wherever it sits, and has the option if unraised.  A player
+        short of the kill blind is all in for what he has; the hand is still played at the
+        killed limits, and the others call the whole kill blind ('Players to act must call the
+        complete amount of the big blind to call, even if the all-in player has posted less').
         """
         blinds = self.game.forced.blinds
         if not blinds:
@@ -164,10 +178,9 @@ class ForcedPosting:
         if amount.denominator != 1:
             raise ValueError(f"a kill of {factor} does not make whole chips of {blinds[-1]}")
         total = int(amount)
-        if total > self.stacks[seat]:
-            raise ValueError(f"seat {seat} cannot cover a kill blind of {total}")
-        self._put(seat, total)
-        self.events.append(Posted(seat, PostKind.KILL, total, self.stacks[seat] == 0))
+        posted = self._forced_chips(seat, total)
+        self._put(seat, posted)
+        self.events.append(Posted(seat, PostKind.KILL, posted, self.stacks[seat] == 0))
         self._to_match = total
         self._last_raise = total
         self._blind_credit = [0] * self.n

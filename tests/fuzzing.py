@@ -9,8 +9,9 @@ result is written back as TOML (so the inputs get past the TOML parser and reach
 validators), and a share of them is then damaged as text: truncated, a character inserted
 or deleted, a line repeated.
 
-Runs are reproducible: :data:`FUZZ` is a hypothesis profile with a fixed number of
-examples, derandomized and without an example database.
+Runs are bounded and derandomized: :data:`FUZZ` is a hypothesis profile with a fixed
+number of examples, derandomized and without an example database (the inputs a test draws
+may still differ with the tests run before it in the same process).
 """
 
 from __future__ import annotations

@@ -742,3 +742,46 @@ def test_unknown_action_codes_and_actions_after_the_end() -> None:
     assert result.reason(0) == "unknown action code 9"
     assert result.reason(1) == "no one is to act: the hand is over"
     assert len(result.errors()) == 2
+
+
+def test_actions_out_of_turn() -> None:
+    """With each action's seat given, an action for a seat other than the one to act stops
+    the hand there, in the reference engine's words; the same actions in turn complete
+    ('Procedure': the button's small blind acts first before the flop heads-up, the big
+    blind first after it)."""
+    game = holdem(Limit.NO, blinds=(1, 2))
+    kinds = [ActionCode.CALL, *[ActionCode.CHECK] * 7]
+    in_turn = [0, 1, 1, 0, 1, 0, 1, 0]
+    swapped_first = [1, 0, 1, 0, 1, 0, 1, 0]
+    swapped_flop = [0, 1, 0, 1, 1, 0, 1, 0]
+    batch = ReplayBatch(
+        seats=np.array([2, 2, 2]),
+        buttons=np.array([0, 0, 0]),
+        stacks=np.array([[100, 100]] * 3),
+        decks=np.arange(52, dtype=np.int8)[None, :].repeat(3, axis=0),
+        action_offsets=np.array([0, 8, 16, 24]),
+        action_kinds=np.array(kinds * 3),
+        action_totals=np.zeros(24, dtype=np.int64),
+        action_seats=np.array(in_turn + swapped_first + swapped_flop),
+    )
+    result = replay(game, batch)
+    assert result.status.tolist() == [
+        ReplayStatus.COMPLETED,
+        ReplayStatus.OUT_OF_TURN,
+        ReplayStatus.OUT_OF_TURN,
+    ]
+    assert result.failed_action.tolist() == [-1, 0, 2]
+    assert result.reason(1) == "seat 1 acted out of turn: seat 0 is to act"
+    reason = "seat 0 acted out of turn: seat 1 is to act"
+    assert result.message(2) == f"hand 2, action 2 (seat 0): {reason}"
+    with pytest.raises(IllegalAction, match="seat 1 acted out of turn: seat 0 is to act"):
+        hand = Hand(game, [100, 100], 0, deck=list(range(52)))
+        hand.act(Action(ActionKind.CALL), seat=1)
+    # Without the seats the swapped hands play as the first one does.
+    unchecked = replay(game, replace(batch, action_seats=None))
+    assert unchecked.status.tolist() == [ReplayStatus.COMPLETED] * 3
+    assert unchecked.stacks.tolist() == result.stacks[:1].tolist() * 3
+    with pytest.raises(ValueError, match="action_seats"):
+        replace(batch, action_seats=np.array(in_turn * 3 + [0]))
+    with pytest.raises(ValueError, match="action 3: action_seats"):
+        replace(batch, action_seats=np.array([0, 1, 1, 2, *in_turn[4:], *in_turn * 2]))

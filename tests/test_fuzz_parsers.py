@@ -367,3 +367,40 @@ def test_a_player_name_that_is_no_plain_word_is_quoted_in_the_field() -> None:
         build_scenario(entry.data, "s.toml", "s", document.base)
     assert "\n" not in str(error.value)
     assert error.value.field.endswith(".shares.'\\n'"), error.value
+
+
+@pytest.mark.parametrize(
+    ("dealt", "words"),
+    [
+        ("up = 56", "each player 61 cards and 0 on the board: more than the deck's 52 cards"),
+        ("up = 30", "each player 35 cards and 0 on the board: a hand is chosen from at most 24"),
+    ],
+)
+def test_phases_that_deal_a_player_too_many_cards_are_refused_at_once(
+    dealt: str, words: str
+) -> None:
+    """A mutant the game-file fuzz found: six-card stud dealing 56 cards up on fourth street
+    made the showdown's reader try every five of 58 cards (about a minute) before the deck
+    was found too small.  The phases are now checked against the deck and the showdown's
+    bound first, naming the phases."""
+    game = (REPO / "simulations/games/25-six-card-stud-fixed-limit.toml").read_text()
+    fourth = '{ deal = "fourth street", up = 1'
+    assert fourth in game
+    changed = game.replace(fourth, fourth.replace("up = 1", dealt), 1)
+    with hang_guard("game file"), pytest.raises(GameFileError) as error:
+        checked_game(changed)
+    assert error.value.field == "phases"
+    assert words in str(error.value)
+
+
+def test_blinds_whose_last_is_not_the_largest_are_refused_naming_the_field() -> None:
+    """A mutant the game-file fuzz found (the blinds repeated: [1, 2, 1]): the engine's
+    forced bets refused it with ValueError out of the parser; the reader now names
+    forced.blinds (rules 002: the players to act call the complete big blind, the last)."""
+    game = (REPO / "simulations/games/01-holdem-no-limit.toml").read_text()
+    blinds = re.search(r"blinds = \[[^\]]*\]", game)
+    assert blinds is not None
+    with pytest.raises(GameFileError) as error:
+        checked_game(game.replace(blinds.group(0), "blinds = [1, 2, 1]", 1))
+    assert error.value.field == "forced.blinds"
+    assert "the big blind, the last, is the largest blind: got [1, 2, 1]" in str(error.value)

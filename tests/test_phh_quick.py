@@ -117,6 +117,11 @@ def test_plain_hand_is_settled_and_reported_as_the_reference(tmp_path: Path) -> 
         ("players = ['Ann', 'Bob', 'Cy']", "players = ['Ann', 'Bob', 3]"),  # a name not text
         ("variant = 'NT'", "variant = 'XX'"),  # no such variant
         ("'p3 f', 'p1 cc'", "'p3 f', 'p3 cc', 'p1 cc'"),  # out of turn
+        # Two players' actions swapped, every player's chips as before: out of turn.
+        ("'d db 2d', 'p1 cc', 'p2 cc'", "'d db 2d', 'p2 cc', 'p1 cc'"),  # checks, turn
+        ("'d db Qs', 'p1 cc', 'p2 cc'", "'d db Qs', 'p2 cc', 'p1 cc'"),  # checks, river
+        ("'p3 f', 'p1 cc', 'p2 cc'", "'p3 f', 'p2 cc', 'p1 cc'"),  # a call and a check
+        ("'p3 f', 'p1 cc'", "'p1 cc', 'p3 f'"),  # a fold and a call, first street
         ("'p1 sm 6s8h', ", ""),  # one player shows, the other wins uncontested
     ],
 )

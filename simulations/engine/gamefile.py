@@ -215,6 +215,7 @@ from simulations.engine.gamefile_deals import read_kill, read_switch
 from simulations.engine.gamefile_guts import GUTS_TOP_KEYS, GutsEntry, read_guts
 from simulations.engine.gamefile_read import (
     MAX_PLAYERS,
+    MAX_SHOWDOWN_CARDS,
     Invalid,
     Table,
     read_integer,
@@ -359,6 +360,18 @@ _TOP_KEYS = (
 )
 
 
+def _check_cards_held(held: int, board: int, deck_size: int) -> None:
+    """A player's cards and the board come out of one deck, and the hand at the showdown is
+    chosen from them: both bound what the phases may deal."""
+    dealt = f"the phases leave each player {held} cards and {board} on the board"
+    if held + board > deck_size:
+        raise Invalid("phases", f"{dealt}: more than the deck's {deck_size} cards")
+    if held + board > MAX_SHOWDOWN_CARDS:
+        raise Invalid(
+            "phases", f"{dealt}: a hand is chosen from at most {MAX_SHOWDOWN_CARDS} cards"
+        )
+
+
 def _parse(data: Mapping[str, Any], source: str) -> GameEntry | GutsEntry:
     top = Table(data, "")
     kind = top.choice("kind", GameKind, GameKind.POKER)
@@ -396,6 +409,7 @@ def _parse(data: Mapping[str, Any], source: str) -> GameEntry | GutsEntry:
             "players", f"{len(forced.blinds)} blinds need at least as many players, not {low}"
         )
     deck, exhaustion, bottom_card, five_in_a_row = read_deck(top.table("deck"), draws, board)
+    _check_cards_held(held, board, deck.size)
     showdown, selection = read_showdown(top.table("showdown"), deck, name, held, board)
     house = read_house(house_table, limit, forced, stakes)
     kill = read_kill(top.table("kill"), deck)

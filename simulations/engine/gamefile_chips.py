@@ -116,6 +116,11 @@ def read_forced(table: Table, house: Table) -> tuple[ForcedBets, BringIn | None]
         blinds = tuple(read_integer(v, f"{where}[{i}]", 1, MAX_CHIPS) for i, v in enumerate(values))
         if not 1 <= len(blinds) <= 3:
             raise Invalid(where, f"one to three blinds, got {len(blinds)}")
+        if any(blind > blinds[-1] for blind in blinds):
+            # ForcedBets holds the rule; read here so that the file's field is named.
+            raise Invalid(
+                where, f"the big blind, the last, is the largest blind: got {list(blinds)}"
+            )
     on_button = table.boolean("first_blind_on_button", False)
     if on_button and len(blinds) != 3:
         raise Invalid(

@@ -19,6 +19,7 @@ __all__ = [
     "MAX_CARDS",
     "MAX_CHIPS",
     "MAX_PLAYERS",
+    "MAX_SHOWDOWN_CARDS",
     "Invalid",
     "Table",
     "read_choice",
@@ -32,6 +33,10 @@ __all__ = [
 MAX_CHIPS = 10**12  # any stake or forced bet above this is a typo
 MAX_CARDS = 64  # a player's cards travel as int8 column indices
 MAX_PLAYERS = 64
+# A hand at the showdown is chosen from a player's cards and the board; every choice of five
+# is tried when the game file is read, so the count of cards is bounded (the built-in games
+# use at most 14; 24 cards are 42,504 choices of five).
+MAX_SHOWDOWN_CARDS = 24
 
 E = TypeVar("E", bound=Enum)
 

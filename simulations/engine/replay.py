@@ -130,6 +130,7 @@ class ReplayStatus(IntEnum):
     STRADDLE_AFTER_POST = kernel.STRADDLE_AFTER_POST
     STRADDLE_NOT_A_RAISE = kernel.STRADDLE_NOT_A_RAISE
     STRADDLE_NOT_COVERED = kernel.STRADDLE_NOT_COVERED
+    OUT_OF_TURN = kernel.OUT_OF_TURN
 
 
 @dataclass(frozen=True)
@@ -171,8 +172,11 @@ class ReplayBatch:
     (hands, at least ``2 * max(seats) + 8``) card codes, of which a hand of n seats uses the
     first ``2 * n + 8``.  ``straddle_seats`` and ``straddle_totals`` (hands, straddles at
     most; None: no straddles) give each hand's straddles in the order posted, seat -1 after
-    the last.  Checked on construction: seats, buttons, positive stacks, distinct card codes
-    0..51, offsets that cover the actions, and straddles of the hand's seats for chips.
+    the last.  ``action_seats`` (None: not checked) gives the seat each action is for; an
+    action for a seat other than the one to act stops its hand out of turn, as the reference
+    engine refuses it.  Checked on construction: seats, buttons, positive stacks, distinct
+    card codes 0..51, offsets that cover the actions, straddles of the hand's seats for chips
+    and action seats of the hand's seats.
     """
 
     seats: Int8Array
@@ -184,6 +188,7 @@ class ReplayBatch:
     action_totals: Int64Array
     straddle_seats: Int8Array | None = None
     straddle_totals: Int64Array | None = None
+    action_seats: Int8Array | None = None
 
     def __post_init__(self) -> None:
         seats = _fitted(_integers(self.seats, "seats", 1), np.int8, "seats")
@@ -222,6 +227,7 @@ class ReplayBatch:
         if kinds.shape[0] != offsets[-1] or totals.shape[0] != offsets[-1]:
             raise ValueError("action_kinds and action_totals must hold action_offsets[-1] actions")
         straddlers, straddled = self._straddles(seats)
+        actors = self._actors(seats, offsets)
         hand, position = kernel.first_bad_deck(seats, decks)
         if hand >= 0:
             raise ValueError(
@@ -238,8 +244,22 @@ class ReplayBatch:
             ("action_totals", totals),
             ("straddle_seats", straddlers),
             ("straddle_totals", straddled),
+            ("action_seats", actors),
         ):
             object.__setattr__(self, name, array)
+
+    def _actors(self, seats: Int8Array, offsets: Int64Array) -> Int8Array:
+        """The action seats checked, empty where none are given."""
+        if self.action_seats is None:
+            return np.zeros(0, dtype=np.int8)
+        actors = _fitted(_integers(self.action_seats, "action_seats", 1), np.int8, "action_seats")
+        if actors.shape[0] != offsets[-1]:
+            raise ValueError("action_seats must hold action_offsets[-1] actions")
+        owner = np.repeat(seats, np.diff(offsets))
+        if np.any((actors < 0) | (actors >= owner)):
+            bad = int(np.argmax((actors < 0) | (actors >= owner)))
+            raise ValueError(f"action {bad}: action_seats must name a seat of its hand")
+        return actors
 
     def _straddles(self, seats: Int8Array) -> tuple[Int8Array, Int64Array]:
         """The straddle arrays checked, (hands, 0) where none are given."""
@@ -694,6 +714,7 @@ class ReplayResult:
                 f"a straddle must be a raise: at least {a}, got {b}"
             ),
             ReplayStatus.STRADDLE_NOT_COVERED: f"seat {seat} cannot cover a straddle of {b}",
+            ReplayStatus.OUT_OF_TURN: f"seat {seat} acted out of turn: seat {a} is to act",
         }
         return texts[status]
 
@@ -767,6 +788,7 @@ def replay_games(
         raise ValueError(f"rows must name games 0..{len(games) - 1}")
     check_hands(games, chosen, batch)
     assert batch.straddle_seats is not None and batch.straddle_totals is not None
+    assert batch.action_seats is not None
     if batch.straddle_seats.shape[1]:
         straddled = batch.straddle_seats[:, 0] >= 0
         allowed = np.array(
@@ -791,6 +813,7 @@ def replay_games(
         batch.action_offsets,
         batch.action_kinds,
         batch.action_totals,
+        batch.action_seats,
         kernel_table(games),
         chosen,
         batch.straddle_seats,

@@ -124,6 +124,7 @@ STRADDLE_OUT_OF_ORDER = 15
 STRADDLE_AFTER_POST = 16
 STRADDLE_NOT_A_RAISE = 17
 STRADDLE_NOT_COVERED = 18
+OUT_OF_TURN = 19  # an action given for a seat other than the one to act
 
 # Straddle rules (simulations.engine.game.StraddleRule).
 STRADDLES_NONE = 0
@@ -133,7 +134,7 @@ STRADDLES_MISSISSIPPI = 2  # any seat; a re-straddle right of the last straddle
 # Columns of the per-hand ``detail`` output: the numbers a status message quotes.
 DETAIL_SEAT = 0  # the seat whose action failed, or the seat still to act
 DETAIL_A = 1  # to call (a check facing a bet), the low end of the legal range, the unit,
-# a straddle's seat due or its minimum
+# a straddle's seat due or its minimum, the seat to act (an action out of turn)
 DETAIL_B = 2  # the high end of the legal range, a straddle's total or the seat before it
 DETAIL_WIDTH = 3
 
@@ -392,6 +393,7 @@ def _play_hand(
     last: int,
     kinds: npt.NDArray[np.int8],
     totals: npt.NDArray[np.int64],
+    action_seats: npt.NDArray[np.int8],
     rules: KernelRules,
     row: int,
     tables: HighTables,
@@ -414,7 +416,10 @@ def _play_hand(
     ``stack`` and ``contributed`` hold the final stacks and contributions, and ``short_of``
     (if it has a place per action, all 0 to begin with) the smallest full bet or raise at
     every bet or raise below it (an all-in short of a full one), 0 at every other action.
-    ``dead`` (zeros to begin with) and ``scratch`` are scratch space.
+    ``dead`` (zeros to begin with) and ``scratch`` are scratch space.  ``action_seats``, if
+    it has a place per action, gives the seat each action is for: one for a seat other than
+    the one to act stops the hand (Hand.act: an action out of turn), checked before the
+    action itself as the reference engine checks it.
     """
     limit = int(rules.limit[row])
     ante = int(rules.ante[row])
@@ -436,6 +441,7 @@ def _play_hand(
     big_blind_ante_first = bool(rules.big_blind_ante_first[row])
     straddle_rule = int(rules.straddles[row])
     want_short = short_of.shape[0] > 0
+    want_seats = action_seats.shape[0] > 0
     pot = 0
     # 'Any money the player holds must be applied to the ante first.'
     if ante > 0:
@@ -565,6 +571,10 @@ def _play_hand(
             detail[DETAIL_SEAT] = actor
             return TOO_FEW_ACTIONS, i - first
         s = actor
+        if want_seats and int(action_seats[i]) != s:
+            detail[DETAIL_SEAT] = action_seats[i]
+            detail[DETAIL_A] = s
+            return OUT_OF_TURN, i - first
         detail[DETAIL_SEAT] = s
         kind = int(kinds[i])
         own = round_bets[s]
@@ -709,6 +719,7 @@ def replay_kernel(
     offsets: npt.NDArray[np.int64],
     kinds: npt.NDArray[np.int8],
     totals: npt.NDArray[np.int64],
+    action_seats: npt.NDArray[np.int8],
     rules: KernelRules,
     rows: npt.NDArray[np.int64],
     straddle_seats: npt.NDArray[np.int8],
@@ -725,9 +736,11 @@ def replay_kernel(
     of row ``h`` of ``straddle_seats`` and ``straddle_totals`` (seats below 0: none more);
     returns how many completed.
 
-    ``out_contributed`` with fewer rows than hands is left alone (contributions not wanted),
-    and so is an empty ``out_short`` (else one place per action: see ``_play_hand``).  A hand
-    that stops keeps its starting stacks, no contributions and no short bets in the outputs.
+    ``action_seats`` is empty (actions not checked for their seats) or the seat of every
+    action.  ``out_contributed`` with fewer rows than hands is left alone (contributions not
+    wanted), and so is an empty ``out_short`` (else one place per action: see
+    ``_play_hand``).  A hand that stops keeps its starting stacks, no contributions and no
+    short bets in the outputs.
     """
     stack = np.zeros(MAX_SEATS, np.int64)
     contributed = np.zeros(MAX_SEATS, np.int64)
@@ -754,6 +767,7 @@ def replay_kernel(
             offsets[h + 1],
             kinds,
             totals,
+            action_seats,
             rules,
             rows[h],
             tables,

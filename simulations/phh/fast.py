@@ -472,6 +472,7 @@ def _play(batch: _Batch, games: KernelGames) -> dict[tuple[int, int], ScenarioRe
         action_totals=np.array(batch.totals, dtype=np.int64),
         straddle_seats=straddle_seats,
         straddle_totals=straddle_totals,
+        action_seats=np.array(batch.seats, dtype=np.int8),  # each line's player, in turn
     )
     result = replay_games(games.rules(), batch.rows, encoded, contributions=True, short_wagers=True)
     assert result.contributed is not None and result.short_of is not None

@@ -309,6 +309,7 @@ def _play(
         action_totals=totals[picked],
         straddle_seats=straddle_seats[game_rows[chosen]],
         straddle_totals=straddle_totals[game_rows[chosen]],
+        action_seats=seats_of[picked].astype(np.int8),  # each line's player, in turn
     )
     try:
         result = replay_games(

@@ -57,7 +57,7 @@ lint: $(VENV)/.installed-test
 PYTEST_WORKERS ?= auto
 
 test: lint $(COMPILED_STAMP)
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal --durations=25
 
 bench: $(VENV)/.installed-bench $(COMPILED_STAMP)
 	$(BIN)/python bench/run.py

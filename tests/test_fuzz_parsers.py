@@ -404,3 +404,18 @@ def test_blinds_whose_last_is_not_the_largest_are_refused_naming_the_field() -> 
         checked_game(game.replace(blinds.group(0), "blinds = [1, 2, 1]", 1))
     assert error.value.field == "forced.blinds"
     assert "the big blind, the last, is the largest blind: got [1, 2, 1]" in str(error.value)
+
+
+def test_a_stack_of_thousands_of_digits_is_refused_naming_the_field() -> None:
+    """A mutant the scenario fuzz found: a starting stack written as a 6,000-digit hex number
+    was played, and the message of the stacks' difference could not print it (Python's limit
+    on integer digits); every whole number of a scenario is now at most 64 bits."""
+    document = SCENARIOS[0]
+    scenario = {**document.data["scenario"][0], "starting_stacks": [int("f" * 6000, 16), 100]}
+    (entry,) = read_scenario_file({**document.data, "scenario": [scenario]}, document.base)
+    assert entry.data is not None
+    with pytest.raises(ScenarioError) as error:
+        build_scenario(entry.data, "s.toml", "s", document.base)
+    assert error.value.field == "starting_stacks[0]", error.value.field
+    assert "must be at most 18,446,744,073,709,551,615 in size" in str(error.value)
+    assert "-digit number" in str(error.value)

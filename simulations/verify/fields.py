@@ -141,12 +141,23 @@ def read_list(value: object, field: str) -> Sequence[Any]:
     return value
 
 
+# No amount, count or seed of a scenario needs more than 64 bits; a larger one is a typo,
+# and one of thousands of digits could not even be printed back in a message.
+MAX_INTEGER = 2**64 - 1
+
+
+def _bounded(value: int, field: str) -> int:
+    if abs(value) > MAX_INTEGER:
+        raise ScenarioError(field, f"must be at most {MAX_INTEGER:,} in size, got {echo(value)}")
+    return value
+
+
 def read_integer(value: object, field: str, *, low: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ScenarioError(field, f"must be a whole number, not {type_name(value)}")
     if low is not None and value < low:
         raise ScenarioError(field, f"must be at least {low}, got {echo(value)}")
-    return value
+    return _bounded(value, field)
 
 
 def read_number(value: object, field: str) -> Number:
@@ -157,8 +168,10 @@ def read_number(value: object, field: str) -> Number:
         if value != value or value in (float("inf"), float("-inf")):
             raise ScenarioError(field, f"must be a number of chips, not {value}")
         exact = Fraction(repr(value))  # the decimal as written, not its binary neighbour
+        if abs(exact) > MAX_INTEGER:
+            raise ScenarioError(field, f"must be at most {MAX_INTEGER:,} in size, got {value!r}")
         return exact.numerator if exact.denominator == 1 else exact
-    return value
+    return _bounded(value, field)
 
 
 def show_number(value: Number | float) -> str:

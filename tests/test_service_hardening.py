@@ -280,6 +280,14 @@ def _wait_for_line(process: subprocess.Popen[str], phrase: str, timeout: float =
     raise AssertionError(f"{phrase!r} not printed:\n{seen}")
 
 
+def _as_at_a_terminal() -> None:
+    """The command starts with Ctrl-C delivered as a terminal delivers it: an interrupt
+    ignored or blocked in the test's own process (a library's threads may leave it so) is
+    not passed on to the command, which would then run on as a shell's background job."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_ctrl_c_while_following_says_the_job_keeps_running(
     server: Server, stub: pb_grpc.JobServiceStub, tmp_path: Path
 ) -> None:
@@ -292,6 +300,7 @@ def test_ctrl_c_while_following_says_the_job_keeps_running(
         [sys.executable, "-m", "service.cli", "--address", server.address,
          "submit", str(job_file), "--follow"],
         cwd=REPO, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_as_at_a_terminal,
     )  # fmt: skip
     job_id = _wait_for_line(follow, "submitted").split()[-1]
     time.sleep(1.0)
@@ -315,6 +324,7 @@ def test_ctrl_c_during_a_local_run_is_one_line(tmp_path: Path) -> None:
     run = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "run", str(job_file), "--in-process"],
         cwd=REPO, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_as_at_a_terminal,
     )  # fmt: skip
     _wait_for_line(run, "one after another in this process")
     time.sleep(1.0)  # into the shards

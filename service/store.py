@@ -497,14 +497,7 @@ class JobStore:
         self._db.execute(
             "UPDATE jobs SET shards_done = ?, trials_done = ?, tally = ?, estimate = ?,"
             " updated = ? WHERE id = ?",
-            (
-                progress.shards_done,
-                progress.trials_done,
-                json.dumps(progress.tally),
-                None if progress.estimate is None else json.dumps(progress.estimate),
-                time.time(),
-                job_id,
-            ),
+            progress_row(job_id, progress),
         )
 
     def set_progress(self, job_id: str, progress: Progress) -> None:
@@ -577,6 +570,14 @@ class JobStore:
         with contextlib.closing(sqlite3.connect(self._path)) as db:
             rows = db.execute("SELECT kind, state, COUNT(*) FROM jobs GROUP BY kind, state")
             return [(kind, state, int(n)) for kind, state, n in rows]
+
+
+def progress_row(job_id: str, progress: Progress) -> tuple[object, ...]:
+    """The values of a progress update, in the order both stores' UPDATE names them:
+    shards_done, trials_done, tally, estimate, updated, then the job's id."""
+    estimate = None if progress.estimate is None else json.dumps(progress.estimate)
+    tally = json.dumps(progress.tally)
+    return (progress.shards_done, progress.trials_done, tally, estimate, time.time(), job_id)
 
 
 def encode_page_token(seq: int) -> str:

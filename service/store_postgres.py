@@ -49,6 +49,7 @@ from service.store import (
     TooManyJobs,
     decode_page_token,
     encode_page_token,
+    progress_row,
     record_from_row,
 )
 from simulations.spec import echo
@@ -391,14 +392,7 @@ class PostgresJobStore:
         self._db.execute(
             "UPDATE cardroom_jobs SET shards_done = %s, trials_done = %s, tally = %s,"
             " estimate = %s, updated = %s WHERE id = %s",
-            (
-                progress.shards_done,
-                progress.trials_done,
-                json.dumps(progress.tally),
-                None if progress.estimate is None else json.dumps(progress.estimate),
-                time.time(),
-                job_id,
-            ),
+            progress_row(job_id, progress),
         )
 
     def set_progress(self, job_id: str, progress: Progress) -> None:

@@ -280,6 +280,23 @@ class Hand(Wagering, CentrePhases, HandShowdown, DealEnding):
             self._apply_plain(actor, kind, to_call, bring_in)
         self._after_action(actor)
 
+    def can_check(self) -> bool:
+        """Whether the seat to act may check now: :attr:`LegalActions.can_check`, without
+        working out the turn's bet and raise amounts (a check or call asks no more)."""
+        actor = self.actor
+        if actor is None:
+            raise IllegalAction("no one is to act: the hand is over")
+        if self._decision is not None:
+            return False  # a choice of cards or a declaration: no betting turn
+        to_call, bring_in = self._call_and_bring_in(actor)
+        return self._can_check(to_call, bring_in, self._must_open(to_call, bring_in))
+
+    @staticmethod
+    def _can_check(to_call: int, bring_in: int | None, must_open: bool) -> bool:
+        """On a betting turn a check answers nothing to call, no bring-in due and a round
+        that may be checked."""
+        return to_call == 0 and bring_in is None and not must_open
+
     def _call_and_bring_in(self, seat: int) -> tuple[int, int | None]:
         """What a call costs ``seat`` (at most his stack), and the bring-in if it is due."""
         stack = int(self.stacks[seat])
@@ -325,7 +342,7 @@ class Hand(Wagering, CentrePhases, HandShowdown, DealEnding):
         must_open = self._must_open(to_call, bring_in)
         if kind is ActionKind.FOLD and not (to_call > 0 or must_open):
             raise IllegalAction("nothing to call: check instead of folding")
-        can_check = to_call == 0 and bring_in is None and not must_open
+        can_check = self._can_check(to_call, bring_in, must_open)
         if kind is ActionKind.CHECK and not can_check:
             if must_open:
                 raise IllegalAction("no checking in this betting round: open (bet) or fold")

@@ -255,7 +255,7 @@ def engine_action(line: Line, legal: LegalActions) -> Action:
     stud) as the turn calls for."""
     match line.verb:
         case "cc":
-            return _CHECK if legal.can_check else _CALL
+            return check_or_call(legal.can_check)
         case "cbr":
             assert line.amount is not None
             if legal.wager_kind in (ActionKind.BET, ActionKind.RAISE):
@@ -274,6 +274,11 @@ _FOLD = Action.fold()
 _CHECK = Action.check()
 _CALL = Action.call()
 _BRING_IN = Action.bring_in()
+
+
+def check_or_call(can_check: bool) -> Action:
+    """A ``cc`` line's action: a check where the player may check, else a call."""
+    return _CHECK if can_check else _CALL
 
 
 def plain_action(line: Line) -> Action:
@@ -384,8 +389,30 @@ def card_groups(lines: Sequence[Line]) -> list[_DealGroup | _DrawGroup]:
     return groups
 
 
+@dataclass(frozen=True)
+class Dealing:
+    """The dealer's ways a deck order is rebuilt under: whether he deals the bottom card,
+    five cards in a row to one player, and a burn card where a phase of the game burns."""
+
+    bottom_card: bool
+    five_consecutive: bool
+    burns: bool = True
+
+
+def dealing_of(game: GameDefinition) -> Dealing:
+    """How ``game``'s dealer deals (``burns``: some deal or draw of it burns a card)."""
+    burns = any(p.burn for p in game.phases if isinstance(p, Deal | Draw))
+    return Dealing(game.deals_bottom_card, game.five_consecutive, burns)
+
+
 def deck_order(
-    game: GameDefinition, players: int, button: int, lines: Sequence[Line]
+    game: GameDefinition,
+    players: int,
+    button: int,
+    lines: Sequence[Line],
+    *,
+    dealing: Dealing | None = None,
+    groups: Sequence[_DealGroup | _DrawGroup] | None = None,
 ) -> tuple[Card, ...]:
     """A deck order from which the dealer deals exactly the history's cards.
 
@@ -396,8 +423,18 @@ def deck_order(
     rule as the dealer holds them.  The cards the hand never shows follow.  A history whose
     cards cannot be dealt this way (a card twice, a card not in the game's deck, the deck
     running out so that the dealer would reuse burns or reshuffle, a game with phases other
-    than deals, draws and betting) raises :class:`Unplayable`."""
-    groups = card_groups(lines)
+    than deals, draws and betting) raises :class:`Unplayable`.
+
+    ``dealing``, when given, stands for the game's own bottom-card and five-consecutive
+    rules and, where it does not burn, for its phases' burn cards: the order the game with
+    those rules would get, without that game built (a replay tries several ways of dealing
+    before one deals the history's cards); ``groups``: the lines' :func:`card_groups`, when
+    already found."""
+    if groups is None:
+        groups = card_groups(lines)
+    bottom_card = game.deals_bottom_card if dealing is None else dealing.bottom_card
+    five_consecutive = game.five_consecutive if dealing is None else dealing.five_consecutive
+    burns = dealing is None or dealing.burns
     pack = pack_of(game)
     in_pack = cards_of(pack)
     shown: list[Card] = []
@@ -428,7 +465,7 @@ def deck_order(
         )
     if len(groups) > len(phases):
         raise Unplayable(f"the history deals {len(groups)} times; the game has {len(phases)} deals")
-    reserve = 0 if game.deals_bottom_card else 1
+    reserve = 0 if bottom_card else 1
 
     def burn() -> None:
         if not pool:
@@ -443,7 +480,7 @@ def deck_order(
 
     for phase, group in zip(phases, groups, strict=False):
         if isinstance(phase, Deal) and isinstance(group, _DealGroup):
-            if phase.burn:
+            if phase.burn and burns:
                 burn()
             order = sorted(group.holes, key=lambda seat: (seat - button - 1) % players)
             for seat in order:
@@ -461,7 +498,7 @@ def deck_order(
                 )
             deck.extend(group.board)
         elif isinstance(phase, Draw) and isinstance(group, _DrawGroup):
-            if phase.burn:
+            if phase.burn and burns:
                 burn()
             owed: list[tuple[int, tuple[Card, ...]]] = []
             last = -1
@@ -472,7 +509,7 @@ def deck_order(
                         f"{phase.street}: {player_name(seat)} discards {len(discards)} cards "
                         f"and is dealt {len(cards)}"
                     )
-                if not game.five_consecutive and len(cards) >= 5:
+                if not five_consecutive and len(cards) >= 5:
                     owed.append((seat, cards[4:]))
                     cards = cards[:4]
                 if cards:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -47,9 +47,13 @@ from simulations.phh.lines import (
     FOLD,
     READS_THE_TURN,
     SHOW,
+    Dealing,
     Line,
     LineError,
     Unplayable,
+    card_groups,
+    check_or_call,
+    dealing_of,
     deck_order,
     engine_action,
     parse_lines,
@@ -252,38 +256,62 @@ def _deck(
     else with the bottom card dealt and five cards in a row allowed (noted)."""
     players = hand.player_count
     try:
-        return game, deck_order(game, players, players - 1, lines), ()
+        groups = card_groups(lines)
+    except Unplayable as error:  # hidden cards: no way of dealing deals them
+        problem = f"cannot be dealt from one deck: {_why(str(error))}"
+        raise _error(hand, "actions", problem) from None
+    try:
+        return game, deck_order(game, players, players - 1, lines, groups=groups), ()
     except Unplayable as error:
         first = str(error)
-    for relaxed, how in _relaxed(game):
-        if relaxed == game:
+    own = dealing_of(game)
+    for dealing, how in _RELAXED:
+        dealing = replace(
+            own,
+            bottom_card=own.bottom_card or dealing.bottom_card,
+            five_consecutive=own.five_consecutive or dealing.five_consecutive,
+            burns=own.burns and dealing.burns,
+        )
+        if dealing == own:
             continue
         try:
-            deck = deck_order(relaxed, players, players - 1, lines)
+            deck = deck_order(game, players, players - 1, lines, dealing=dealing, groups=groups)
         except Unplayable:
             continue
         note = (
             f"{DEALING}: the history's cards were dealt with {how}; under the rule texts' "
             f"dealing {first}"
         )
-        return relaxed, deck, (note,)
+        return _relaxed(game, dealing), deck, (note,)
     raise _error(hand, "actions", f"cannot be dealt from one deck: {_why(first)}")
 
 
-def _relaxed(game: GameDefinition) -> Iterator[tuple[GameDefinition, str]]:
-    """The ways of dealing tried when the texts' runs the deck out, in order, each made only
-    when the one before it fails (none of them can be an invalid game)."""
-    both = "the bottom card dealt and five cards in a row to one player"
-    yield replace(game, deals_bottom_card=True), "the bottom card dealt"
-    yield replace(game, five_consecutive=True), "five cards in a row to one player"
-    yield replace(game, deals_bottom_card=True, five_consecutive=True), both
-    no_burns = tuple(
-        replace(phase, burn=False) if isinstance(phase, Deal | Draw) else phase
-        for phase in game.phases
-    )
-    yield (
-        replace(game, deals_bottom_card=True, five_consecutive=True, phases=no_burns),
-        f"no burn cards, {both}",
+_BOTH = "the bottom card dealt and five cards in a row to one player"
+# The ways of dealing tried when the texts' runs the deck out, in order, each only when the
+# one before it fails (none of them can make an invalid game): what each allows beyond
+# the game's own dealing.
+_RELAXED = (
+    (Dealing(bottom_card=True, five_consecutive=False), "the bottom card dealt"),
+    (Dealing(bottom_card=False, five_consecutive=True), "five cards in a row to one player"),
+    (Dealing(bottom_card=True, five_consecutive=True), _BOTH),
+    (Dealing(bottom_card=True, five_consecutive=True, burns=False), f"no burn cards, {_BOTH}"),
+)
+
+
+def _relaxed(game: GameDefinition, dealing: Dealing) -> GameDefinition:
+    """``game`` dealt as ``dealing`` says, built once that way has dealt the history's
+    cards."""
+    phases = game.phases
+    if not dealing.burns:
+        phases = tuple(
+            replace(phase, burn=False) if isinstance(phase, Deal | Draw) else phase
+            for phase in game.phases
+        )
+    return replace(
+        game,
+        deals_bottom_card=dealing.bottom_card,
+        five_consecutive=dealing.five_consecutive,
+        phases=phases,
     )
 
 
@@ -360,7 +388,11 @@ def play(hand: PhhHand, setup: Setup) -> tuple[Hand, tuple[str, ...]]:
                 problem = f"out of turn: {player_name(played.actor)} is to act"
             raise _error(hand, f"actions[{index}]", f"{line.text!r}: {problem}")
         try:
-            if verb in READS_THE_TURN:
+            if verb == CHECK_OR_CALL:
+                # A check or a call: whether a check answers the turn, without its bet and
+                # raise amounts (which a bet or raise reads).
+                action = check_or_call(played.can_check())
+            elif verb in READS_THE_TURN:
                 legal = played.legal_actions()
                 action = engine_action(line, legal)
                 if (

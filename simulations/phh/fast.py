@@ -140,6 +140,10 @@ class KernelGames:
                 totals[row, k] = total
         return seats, totals
 
+    def plays(self, variant: str) -> bool:
+        """Whether the kernel plays ``variant``'s structure under some stakes."""
+        return self._base(variant) is not None
+
     def _base(self, variant: str) -> GameDefinition | None:
         """The variant's game if the kernel plays its structure at all (hold'em's streets
         and showdown) before any stakes are laid on it."""
@@ -245,6 +249,8 @@ def kernel_row(hand: PhhHand, games: KernelGames) -> int:
     """The kernel's row of the hand's game, or -1 if the kernel does not play it."""
     if hand.finishing_stacks is None or has_fractions(hand.finishing_stacks):
         return -1
+    if not games.plays(hand.variant):
+        return -1  # a draw or stud game, say: no stakes make it the kernel's
     stakes = hand_stakes(hand)
     n = hand.player_count
     first_by_p1 = False

@@ -118,10 +118,14 @@ def _cards(token: str, text: str) -> tuple[Card, ...] | None:
         return None
     if len(token) % 2:
         raise LineError(f"{text!r}: {token!r} is not a run of two-character cards")
-    try:
-        return tuple(_CARD_OF_TOKEN[token[i : i + 2]] for i in range(0, len(token), 2))
-    except KeyError:
-        pass
+    cards = []
+    for i in range(0, len(token), 2):  # a loop: a generator costs more compiled
+        card = _CARD_OF_TOKEN.get(token[i : i + 2])
+        if card is None:
+            break
+        cards.append(card)
+    else:
+        return tuple(cards)
     try:
         return tuple(parse_card(token[i : i + 2]) for i in range(0, len(token), 2))
     except ValueError as error:

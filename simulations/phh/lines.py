@@ -442,12 +442,14 @@ def deck_order(
     pack = pack_of(game)
     in_pack = cards_of(pack)
     shown: list[Card] = []
-    for group in groups:
+    for group in groups:  # loops, not generators: this runs for every hand replayed
         if isinstance(group, _DealGroup):
-            shown.extend(card for cards in group.holes.values() for card in cards)
+            for cards in group.holes.values():
+                shown.extend(cards)
             shown.extend(group.board)
         else:
-            shown.extend(card for cards in group.replacements.values() for card in cards)
+            for cards in group.replacements.values():
+                shown.extend(cards)
     seen: set[Card] = set()
     for card in shown:
         if card not in in_pack:
@@ -462,7 +464,7 @@ def deck_order(
     # players, a discard) leave the deck order alone; any other dealing phase cannot be
     # rebuilt from dealing lines.
     phases = [p for p in phases if type(p) not in _DEALS_NOTHING]
-    if any(type(p) not in (Deal, Draw) for p in phases):
+    if [p for p in phases if type(p) is not Deal and type(p) is not Draw]:
         raise Unplayable(
             f"{game.name} has phases other than deals, draws and betting: give the deck "
             "order instead of dealing lines"
@@ -495,7 +497,8 @@ def deck_order(
                     )
             for first, count in ((0, phase.down), (phase.down, phase.up)):
                 for index in range(first, first + count):
-                    deck.extend(group.holes[seat][index] for seat in order)
+                    for seat in order:
+                        deck.append(group.holes[seat][index])
             if len(group.board) != phase.board:
                 raise Unplayable(
                     f"{phase.street}: {len(group.board)} board cards, the game deals {phase.board}"

@@ -167,6 +167,7 @@ def run(quick: bool, only: Sequence[str]) -> dict[str, Any]:
         kept = json.loads(REPORT_JSON.read_text())["sections"]
     started = time.perf_counter()
     load_at_start = load_1min()
+    facts = machine()  # the commit as the run starts, before anything could change the tree
     sections = dict(kept)
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
@@ -174,7 +175,7 @@ def run(quick: bool, only: Sequence[str]) -> dict[str, Any]:
     return {
         "quick": quick,
         "finished": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "machine": machine(),
+        "machine": facts,
         "load_at_start": load_at_start,
         "load_at_end": load_1min(),
         "seconds": time.perf_counter() - started,

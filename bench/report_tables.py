@@ -172,7 +172,13 @@ def phh(data: Data) -> Lines:
                      spread(by_hand["ratios"], ratio)))  # fmt: skip
     header = ("variant", "hands", "pokerkit µs/hand", "ours µs/hand", "× pokerkit, in blocks",
               "target", "× pokerkit, hand by hand")  # fmt: skip
-    return markdown_table(header, "lrrrrlr", rows)
+    left_out = [
+        f"- {r['variant']}: " + "; ".join(f"{count} {why}" for why, count in r["left_out"].items())
+        for r in data["results"]
+        if r["left_out"]
+    ]
+    return [*markdown_table(header, "lrrrrlr", rows), "", "Hands left out, by reason:",
+            *(left_out or ["- none"])]  # fmt: skip
 
 
 def replay(data: Data) -> Lines:

@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "bench"))
+# bench/ is a folder of scripts that import each other by name (common, report_tables); it
+# goes last on the path, so that its names never hide another module's.
+sys.path.append(str(REPO / "bench"))
 
 import report  # noqa: E402
 import report_tables  # noqa: E402

@@ -171,7 +171,8 @@ def run(quick: bool, only: Sequence[str]) -> dict[str, Any]:
     sections = dict(kept)
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
-            sections[name] = run_section(BY_NAME[name], quick, Path(tmp)) | {"quick": quick}
+            ran = run_section(BY_NAME[name], quick, Path(tmp))
+            sections[name] = ran | {"quick": quick, "commit": facts["commit"]}
     return {
         "quick": any(s["quick"] for s in sections.values()),  # any section, with --only
         "finished": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -187,6 +188,9 @@ def render_report(report: dict[str, Any]) -> str:
     """The whole Markdown report, from the report's JSON alone."""
     m = report["machine"]
     v = m["versions"]
+    sections = report["sections"].values()
+    commits = ", ".join(dict.fromkeys(s.get("commit", m["commit"]) for s in sections))
+    minutes = sum(s["seconds"] for s in sections) / 60
     kind = (
         "**QUICK RUN** (`make bench QUICK=1`: smoke sizes that check the harness; these "
         "figures mean little)"
@@ -196,9 +200,9 @@ def render_report(report: dict[str, Any]) -> str:
     lines = [
         "# Benchmark report",
         "",
-        f"- Run: {kind}, finished {report['finished']}, "
-        f"{report['seconds'] / 60:.1f} minutes in all",
-        f"- Commit: {m['commit']}",
+        f"- Run: {kind}, finished {report['finished']}, the benchmarks {minutes:.1f} minutes "
+        "in all",
+        f"- Commit: {commits}",
         f"- CPUs: {m['cpu_count']} ({m['cpu_model']}); 1-minute load {report['load_at_start']:.2f}"
         f" at the start, {report['load_at_end']:.2f} at the end (each section's below)",
         f"- {m['python']} on {m['platform']}; " + ", ".join(f"{k} {v[k]}" for k in PACKAGES),

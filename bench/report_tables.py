@@ -59,12 +59,18 @@ def evaluators(data: Data) -> Lines:
 
 
 def bad_beat(data: Data) -> Lines:
+    one_core = data["bad_beat"][0]["seconds"]
+
+    def by_round(r: Data) -> str:
+        # The runners took turns, so each round's ratio compares two runs under one load.
+        paired = [one / seconds for one, seconds in zip(one_core, r["seconds"], strict=True)]
+        return spread(paired, times)
+
     rows = [
-        (f"`{r['runner']}`", r["cpus"], f"{r['hands']:,}", stored_spread(r["rate"]),
-         times(r["ratio_to_one_core"]))
+        (f"`{r['runner']}`", r["cpus"], f"{r['hands']:,}", stored_spread(r["rate"]), by_round(r))
         for r in data["bad_beat"]
-    ]  # fmt: skip
-    header = ("runner", "CPUs", "hands", "hands/s: median (range)", "× one core (medians)")
+    ]
+    header = ("runner", "CPUs", "hands", "hands/s: median (range)", "× one core, by round")
     return markdown_table(header, "lrrrr", rows)
 
 

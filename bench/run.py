@@ -152,6 +152,7 @@ class RunnerResult:
     hands: int
     rate: Spread  # hands/s over the repeats
     jackpot_hands: int
+    seconds: tuple[float, ...]  # each repeat's, in the rounds both runners took turns in
 
     @property
     def hands_per_s(self) -> float:
@@ -387,7 +388,12 @@ def bench_bad_beat(report: Report) -> None:
     (tally,) = tallies
     for (name, used, _), passes in zip(runners, times, strict=True):
         result = RunnerResult(
-            name, used, tally.hands, Spread.rates(tally.hands, passes), tally.jackpot_hands
+            name,
+            used,
+            tally.hands,
+            Spread.rates(tally.hands, passes),
+            tally.jackpot_hands,
+            tuple(passes),
         )
         report.runners.append(result)
         log(f"  {name}: {result.hands_per_s / 1e6:.2f} M hands/s")

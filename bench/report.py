@@ -159,9 +159,6 @@ def run_section(section: Section, quick: bool, scratch: Path) -> dict[str, Any]:
 
 def run(quick: bool, only: Sequence[str]) -> dict[str, Any]:
     names = list(only) or [s.name for s in SECTIONS]
-    unknown = [n for n in names if n not in BY_NAME]
-    if unknown:
-        raise SystemExit(f"--only: no benchmark named {', '.join(unknown)}")
     kept: dict[str, Any] = {}
     if only and REPORT_JSON.exists():
         kept = json.loads(REPORT_JSON.read_text())["sections"]
@@ -270,6 +267,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "run":
         only = [n for n in args.only.split(",") if n]
+        unknown = [n for n in only if n not in BY_NAME]
+        if unknown:
+            parser.error(
+                f"--only: no benchmark named {', '.join(unknown)} (of {', '.join(BY_NAME)})"
+            )
         report = run(args.quick, only)
         RESULTS.mkdir(parents=True, exist_ok=True)
         REPORT_JSON.write_text(json.dumps(report, indent=1) + "\n")

@@ -63,6 +63,7 @@ class Section:
 
 
 SECTIONS = (
+    # It pins its evaluators to CPU 1 itself: the bad-beat kernel runs on one core and on two.
     Section("run", "High-hand evaluators and the bad-beat kernel, one core and two", "run.py",
             pinned=False),
     Section("rankings-low", "Other ranking systems against pokerkit", "bench_rankings_low.py"),

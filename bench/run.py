@@ -420,7 +420,8 @@ def markdown(report: Report) -> str:
     lines = [
         "## Machine",
         "",
-        f"- CPUs: {m['cpu_count']} ({m['cpu_model']}); 1-minute load average "
+        f"- CPUs: {m['cpu_count']} ({m['cpu_model']}), the evaluators pinned to CPU "
+        f"{m['evaluators_pinned_cpu']}; 1-minute load average "
         f"{m['load_average_at_start']:.2f} at start, {m['load_average_at_end']:.2f} at end",
         f"- Python: {m['python']} on {m['platform']}",
         f"- numpy {v['numpy']}, numba {v['numba']}, ray {v['ray']} "
@@ -573,7 +574,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     log(f"evaluators on {config.hands:,} hands")
     hands = random_hands(config.hands, np.random.default_rng(SEED))
+    # The evaluators on one core (CPU 1, as `taskset -c 1`); the runners then on every core.
+    every_cpu = os.sched_getaffinity(0)
+    one = 1 if 1 in every_cpu else min(every_cpu)
+    os.sched_setaffinity(0, {one})
+    report.machine["evaluators_pinned_cpu"] = one
     bench_evaluators(report, hands)
+    os.sched_setaffinity(0, every_cpu)
     log(f"bad-beat kernel on {config.bad_beat_hands:,} hands")
     bench_bad_beat(report)
     report.machine["load_average_at_end"] = os.getloadavg()[0]

@@ -38,16 +38,26 @@ TABLES: HighTables = load_high_tables()
 _COL_MASK = (1 << ROW_SHIFT) - 1
 
 
-@nb.njit(cache=True)
-def flush_suit(key: int) -> int:
+@nb.njit(cache=True, inline="always")
+def inlined_flush_suit(key: int) -> int:
     """The suit holding five or more of the cards whose keys sum to ``key``, or -1.
 
-    With at most seven cards only one suit can hold five.
+    With at most seven cards only one suit can hold five.  Inlined where it is called: a
+    call to a compiled function inside a compiled helper that takes arrays keeps numba from
+    pruning the helper's reference counts of them (an atomic add and subtract of each array
+    at every call), and the economics kernel calls its hand values millions of times.
     """
     probe = (key + FLUSH_PROBE) & FLUSH_BITS
     if probe == 0:
         return -1
     return (probe > 0x8) + (probe > 0x80) + (probe > 0x800)
+
+
+@nb.njit(cache=True)
+def flush_suit(key: int) -> int:
+    """:func:`inlined_flush_suit` as a function of its own, for the kernels that call it
+    from their own loops."""
+    return int(inlined_flush_suit(key))
 
 
 @nb.njit(cache=True, inline="always")

@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 JOB ?= examples/bad_beat.toml
 
-.PHONY: run test lint bench mutate tools compile pure clean
+.PHONY: run test lint bench bench-quick mutate tools compile pure clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "cardroom needs Python 3.11 or newer")'
@@ -59,14 +59,17 @@ PYTEST_WORKERS ?= auto
 test: lint $(COMPILED_STAMP)
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal --durations=25
 
+# Every benchmark the README shows, one after another (bench/report.py, bench/README.md):
+# writes bench/results/report.json and report.md and rewrites the README's benchmark tables
+# from them.  QUICK=1 runs each in its smoke mode, to check the harness in minutes; its report
+# says so.  Run it on a quiet machine: the report gives the load around each section.
+QUICK ?=
 bench: $(VENV)/.installed-bench $(COMPILED_STAMP)
-	$(BIN)/python bench/run.py
-	$(BIN)/python bench/bench_rankings_low.py
-	$(BIN)/python bench/bench_rankings_high.py
-	$(BIN)/python bench/bench_service.py
-	$(BIN)/python bench/bench_store.py
-	$(BIN)/python bench/bench_load.py
-	$(BIN)/python bench/bench_engine.py
+	$(BIN)/python bench/report.py run $(if $(QUICK),--quick)
+	$(BIN)/python bench/report.py readme
+
+bench-quick:
+	$(MAKE) bench QUICK=1
 
 # Mutation testing (docs/mutation.md): mutmut mutates the engine's betting, pots, settlement,
 # dealing and showdown modules ([tool.mutmut] in pyproject.toml) and runs the scenario corpus

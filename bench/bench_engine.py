@@ -47,6 +47,7 @@ from common import (
     machine_lines,
     markdown_table,
     parse_args,
+    rate,
     time_in_rounds,
     write_json,
 )
@@ -147,7 +148,6 @@ class Contender:
     hands: int
     repeats: int
     work: Callable[[], Any]
-    best: float = float("inf")
     times: list[float] = field(default_factory=list)
     result: Any = None
 
@@ -403,14 +403,6 @@ def run(config: Config) -> Report:
     verify(report)
     report.machine["load_average_at_end"] = os.getloadavg()[0]
     return report
-
-
-def rate(hands_per_s: float) -> str:
-    if hands_per_s >= 1e6:
-        return f"{hands_per_s / 1e6:,.2f} M"
-    if hands_per_s >= 1e4:
-        return f"{hands_per_s / 1e3:,.1f} k"
-    return f"{hands_per_s:,.0f}"
 
 
 def kernel_ratio(report: Report) -> float:

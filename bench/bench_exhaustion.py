@@ -44,6 +44,7 @@ from common import (
     machine_lines,
     markdown_table,
     parse_args,
+    rate,
     time_in_rounds,
     write_json,
 )
@@ -84,7 +85,6 @@ class Contender:
     hands: int
     repeats: int
     work: Callable[[], Any]
-    best: float = float("inf")
     times: list[float] = field(default_factory=list)
     result: Any = None
 
@@ -164,14 +164,6 @@ def scenario(name: str, model: ExhaustionModel, config: Config) -> Scenario:
 
 def log_pass(contender: Contender, seconds: float) -> None:
     log(f"  {contender.name}: {contender.hands / seconds:,.0f} hands/s")
-
-
-def rate(hands_per_s: float) -> str:
-    if hands_per_s >= 1e6:
-        return f"{hands_per_s / 1e6:,.2f} M"
-    if hands_per_s >= 1e4:
-        return f"{hands_per_s / 1e3:,.1f} k"
-    return f"{hands_per_s:,.0f}"
 
 
 def run(config: Config) -> tuple[dict[str, Any], list[Scenario]]:

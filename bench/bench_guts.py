@@ -57,7 +57,6 @@ class Contender:
     work: Callable[[], Any]
     deals: int
     repeats: int
-    best: float = float("inf")
     times: list[float] = field(default_factory=list)
     result: Any = None
 
@@ -154,7 +153,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         lines += ["", SMOKE_NOTE]
     print("\n".join(lines))
     if args.json is not None:
-        write_json(args.json, {"machine": facts, "rates": rates, "config": config.__dict__})
+        times = {c.name: {"deals": c.deals, "times": c.times} for c in contenders}
+        payload = {"machine": facts, "rates": rates, "times": times, "config": config.__dict__}
+        write_json(args.json, payload)
     return 0
 
 

@@ -18,7 +18,7 @@ change of machine load touches both.  Pin it to one core for figures comparable 
 ``taskset -c 1 python bench/bench_load.py`` (the servers and their Ray worker inherit the
 pin).  The 1-minute load average is printed with the figures.
 
-Run: ``python bench/bench_load.py [--stored N] [--rounds N] [--clients N]``.
+Run: ``python bench/bench_load.py [--stored N] [--rounds N] [--clients N] [--json PATH]``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from common import markdown_table
+from common import machine_facts, markdown_table, write_json
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -67,8 +67,10 @@ def main() -> None:
     parser.add_argument("--submits", type=int, default=5)
     parser.add_argument("--reads", type=int, default=20)
     parser.add_argument("--alone", type=int, default=200, help="GetJob calls a client, alone")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the numbers here")
     args = parser.parse_args()
     cpus = sorted(os.sched_getaffinity(0))
+    facts = machine_facts(["grpcio", "ray"])
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         with (
@@ -130,6 +132,33 @@ def main() -> None:
     for name in ("stored", "baseline"):
         mib = ", ".join(f"{value / 2**20:.0f}" for value in rss[name])
         print(f"\nserver RSS after each round ({name}, warm-up first): {mib} MiB")
+    if args.json is not None:
+        stored_counts = {"stored": args.stored, "baseline": args.baseline_stored}
+        servers = {
+            name: {
+                "stored": stored_counts[name],
+                "mixed": per_method(runs[name], ("SubmitJob", "GetJob")),
+                "alone": per_method(alone[name], ("GetJob",)),
+                "rss_bytes": rss[name],
+            }
+            for name in runs
+        }
+        facts["load_average_at_end"] = load
+        facts["cpus"] = cpus
+        write_json(args.json, {"machine": facts, "config": vars(args) | {"json": None},
+                               "servers": servers})  # fmt: skip
+
+
+def per_method(rounds: list[Calls], methods: tuple[str, ...]) -> dict[str, dict[str, list[float]]]:
+    """Each method's rate (calls/s), p99 and median latency (s), one value a round."""
+    return {
+        method: {
+            "rate": [c.rate(method) for c in rounds],
+            "p99": [c.p99(method) for c in rounds],
+            "median": [c.median(method) for c in rounds],
+        }
+        for method in methods
+    }
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Speed of the Omaha high kernel against per-hand Omaha evaluators, on one core.
 
-Standalone: ``PYTHONPATH=. python bench/bench_rankings_high.py [--quick] [--hands N]``.
+Standalone: ``PYTHONPATH=. python bench/bench_rankings_high.py [--quick] [--hands N]
+[--json PATH]``.
 
 One process, pinned to one CPU, deals random Omaha hands (four hole cards and a five-card
 board; also five hole cards) and times, side by side on the same hands:
@@ -10,9 +11,10 @@ board; also five hole cards) and times, side by side on the same hands:
   (and its private C entry point, shown as the cost of a bare call), one Python call per
   hand, each fed its own card objects built beforehand.
 
-Each figure is the best of several timings after a warm-up.  A library that would need more
-than the time budget on every hand is timed on a prefix.  Before a library's speed is shown,
-its results must order every timed hand exactly as ours do.  Prints a Markdown table.
+Each figure is the median of several timings after a warm-up, with their range.  A library
+that would need more than the time budget on every hand is timed on a prefix.  Before a
+library's speed is shown, its results must order every timed hand exactly as ours do.  Prints
+a Markdown table.
 """
 
 from __future__ import annotations
@@ -24,13 +26,23 @@ import platform
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from common import best_of, log, markdown_table, pin_to_one_cpu, same_order
+from common import (
+    Spread,
+    gc_paused,
+    log,
+    machine_facts,
+    markdown_table,
+    repeat_times,
+    same_order,
+    write_json,
+)
 
 from simulations.cards import format_card
 from simulations.dealing import deal
@@ -49,7 +61,7 @@ class Config:
     prefix: int = 5_000
 
 
-QUICK = Config(hands=20_000, repeats=2, budget_s=2.0, prefix=500)
+QUICK = Config(hands=20_000, repeats=3, budget_s=2.0, prefix=500)
 
 
 @dataclass(frozen=True)
@@ -58,17 +70,14 @@ class Row:
     call: str
     hole: int
     hands: int
-    seconds: float
+    rate: Spread  # hands/s over the repeats
     agrees: str
 
-    @property
-    def rate(self) -> float:
-        return self.hands / self.seconds
 
-
-def best_time(work: Callable[[], Any], repeats: int) -> tuple[float, Any]:
+def repeated(work: Callable[[], Any], repeats: int) -> tuple[list[float], Any]:
     work()  # warm-up: compilation, caches
-    return best_of(work, repeats)
+    with gc_paused():
+        return repeat_times(work, repeats)
 
 
 def per_hand(
@@ -92,10 +101,11 @@ def per_hand(
     rows = [[table[c] for c in row] for row in hands[:count].tolist()]
     del calibration
     repeats = max(1, min(config.repeats, int(config.budget_s / max(per * count, 1e-9))))
-    seconds, results = best_time(lambda: [evaluate(r) for r in rows], repeats)
+    seconds, results = repeated(lambda: [evaluate(r) for r in rows], repeats)
     agrees = same_order(ours[:count], np.asarray(results, dtype=np.int64))
     label = f"{count:,}" + ("" if count == hands.shape[0] else " (prefix)")
-    return Row(name, call, hole, count, seconds, "yes" if agrees else f"NO ({label})")
+    rate = Spread.rates(count, seconds)
+    return Row(name, call, hole, count, rate, "yes" if agrees else f"NO ({label})")
 
 
 Contender = tuple[str, str, Callable[[Sequence[Any]], int], Callable[[int], Any]]
@@ -145,11 +155,12 @@ def run(config: Config) -> list[Row]:
     for hole in (4, 5):
         hands = deal(np.random.default_rng(SEED + hole), deck, config.hands, hole + BOARD)
         for check in (False, True):
-            seconds, ours = best_time(
+            seconds, ours = repeated(
                 partial(evaluate_omaha_batch, hands, hole, check=check), config.repeats
             )
             call = f"evaluate_omaha_batch(check={check})"
-            rows.append(Row("cardroom", call, hole, hands.shape[0], seconds, "reference"))
+            rate = Spread.rates(hands.shape[0], seconds)
+            rows.append(Row("cardroom", call, hole, hands.shape[0], rate, "reference"))
         for name, call, evaluate, convert in contenders(hole):
             log(f"timing {name} {call} ({hole} hole cards)...")
             rows.append(per_hand(name, call, hands, hole, ours, evaluate, convert, config))
@@ -160,14 +171,15 @@ def table(rows: list[Row]) -> str:
     cells = []
     for row in rows:
         ours = next(r for r in rows if r.hole == row.hole and r.name == "cardroom")
-        ratio = "—" if row.name == "cardroom" else f"{ours.rate / row.rate:,.0f}"
+        ratio = "—" if row.name == "cardroom" else f"{ours.rate.median / row.rate.median:,.0f}"
+        r = row.rate
         cells.append(
             (
                 row.hole,
                 row.name,
                 f"`{row.call}`",
                 f"{row.hands:,}",
-                f"{row.rate:,.0f}",
+                f"{r.median:,.0f} ({r.low:,.0f}–{r.high:,.0f})",
                 ratio,
                 row.agrees,
             )
@@ -177,8 +189,8 @@ def table(rows: list[Row]) -> str:
         "evaluator",
         "call",
         "hands timed",
-        "hands/s",
-        "ours ÷ theirs",
+        "hands/s: median (range)",
+        "ours ÷ theirs (medians)",
         "same order",
     )
     return "\n".join(markdown_table(header, "lllrrrl", cells))
@@ -188,13 +200,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
     parser.add_argument("--hands", type=int, help="random hands per table (default 200,000)")
+    parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
     config = QUICK if args.quick else Config()
     if args.hands:
         config = Config(args.hands, config.repeats, config.budget_s, min(config.prefix, args.hands))
-    pin_to_one_cpu()
+    facts = machine_facts(("numpy", "numba", "pokerkit", "phevaluator"), pin=True)
     rows = run(config)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    facts["load_average_at_end"] = load
     print(f"Omaha high, {config.hands:,} random hands per row, one core")
     print(
         f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
@@ -204,11 +218,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(table(rows))
     print()
     batch = next(r for r in rows if r.hole == 4 and r.call.endswith("(check=False)"))
-    met = "met" if batch.rate >= TARGET_HANDS_PER_S else "NOT met"
+    met = "met" if batch.rate.median >= TARGET_HANDS_PER_S else "NOT met"
     print(
         f"target: Omaha high (4 hole + 5 board) >= {TARGET_HANDS_PER_S / 1e6:.0f} M hands/s "
-        f"on one core: {batch.rate / 1e6:.1f} M hands/s, {met}"
+        f"on one core: {batch.rate.median / 1e6:.1f} M hands/s (median), {met}"
     )
+    if args.json:
+        payload = {"machine": facts, "config": asdict(config), "rows": [asdict(r) for r in rows]}
+        write_json(args.json, payload)
     print("eval7 and treys have no Omaha evaluator.")
     disagree = [r for r in rows if r.agrees not in ("yes", "reference")]
     return 1 if disagree else 0

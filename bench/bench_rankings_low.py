@@ -3,11 +3,13 @@
 For each ranking system, one process times, side by side on the same random hands:
 
 * our batch kernel over the whole array, with ``check=False`` (what simulations run) and
-  with ``check=True`` (the public default), best of several timings after a warm-up;
+  with ``check=True`` (the public default), after a warm-up;
 * pokerkit's public per-hand call for the same system, one Python call per hand, on pokerkit
   cards built beforehand; a call whose full run would take too long is timed on a prefix.
 
-Before a speed is reported, pokerkit's results must order the timed hands exactly as ours
+The three are timed in rounds (one pass of each per round, so that all meet the same load);
+each figure is the median pass and the range (lowest–highest), never the best.  Before a
+speed is reported, pokerkit's results must order the timed hands exactly as ours
 do.  pokerkit has no ace-to-six lookup and no three-card guts order, so ace-to-six is timed
 on its deuce-to-seven hands with every rank moved one up (the ace below the deuce), and
 three-card guts on its Rhode Island hold'em hands (the same three-card categories with a
@@ -33,7 +35,16 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from common import best_of, cpu_model, gc_paused, log, markdown_table, same_order, write_json
+from common import (
+    Spread,
+    cpu_model,
+    gc_paused,
+    log,
+    markdown_table,
+    same_order,
+    timed,
+    write_json,
+)
 
 from simulations.cards import format_card
 from simulations.dealing import deal
@@ -50,10 +61,10 @@ class Config:
     hands: int = 2_000_000
     repeats: int = 5
     reference_hands: int = 20_000
-    reference_budget_s: float = 20.0
+    reference_budget_s: float = 5.0  # a pokerkit pass: longer ones are timed on a prefix
 
 
-QUICK = Config(hands=200_000, repeats=2, reference_hands=2_000, reference_budget_s=2.0)
+QUICK = Config(hands=200_000, repeats=3, reference_hands=2_000, reference_budget_s=0.3)
 
 
 @dataclass(frozen=True)
@@ -74,26 +85,21 @@ class System:
 class Result:
     system: str
     cards: int
-    ours_per_s: float
-    ours_checked_per_s: float
+    ours: Spread  # hands/s, check=False
+    ours_checked: Spread  # hands/s, check=True
     pokerkit_call: str
-    pokerkit_per_s: float
+    pokerkit: Spread  # hands/s
     pokerkit_hands: int
     target_per_s: float | None
 
     @property
     def ratio(self) -> float:
-        return self.ours_per_s / self.pokerkit_per_s
+        """Our median rate over pokerkit's."""
+        return self.ours.median / self.pokerkit.median
 
     @property
     def met(self) -> bool | None:
-        return None if self.target_per_s is None else self.ours_per_s >= self.target_per_s
-
-
-def best_time(work: Callable[[], object], repeats: int) -> float:
-    """The shortest of ``repeats`` wall times of ``work`` with the garbage collector off."""
-    with gc_paused():
-        return best_of(work, repeats)[0]
+        return None if self.target_per_s is None else self.ours.median >= self.target_per_s
 
 
 def systems() -> list[System]:
@@ -191,35 +197,41 @@ def bench_system(system: System, config: Config, rng: np.random.Generator) -> Re
     ours = system.ours(hands, check=False)
     if not np.array_equal(system.ours(hands, check=True), ours):
         raise SystemExit(f"{system.name}: checked and unchecked values differ")
-    # A warm-up on a slice loads the compiled kernel; then the whole array, best of a few.
+    # A warm-up on a slice loads the compiled kernel.
     system.ours(hands[:1000], check=False)
-    unchecked = best_time(lambda: system.ours(hands, check=False), config.repeats)
-    checked = best_time(lambda: system.ours(hands, check=True), config.repeats)
 
     cards = [pokerkit.Card.clean(format_card(system.relabel(c)))[0] for c in range(52)]
     rows = [[cards[c] for c in row] for row in hands[: config.reference_hands].tolist()]
     calibration = rows[:200]
-    rate = len(calibration) / best_time(
-        lambda: [system.pokerkit_evaluate(r) for r in calibration], 1
-    )
-    count = int(min(len(rows), max(200, rate * config.reference_budget_s)))
+    with gc_paused():
+        seconds, _ = timed(lambda: [system.pokerkit_evaluate(r) for r in calibration])
+    count = int(min(len(rows), max(200, len(calibration) / seconds * config.reference_budget_s)))
     timed_rows = rows[:count]
     results: list[Any] = []
 
     def run_pokerkit() -> None:
         results[:] = [system.pokerkit_evaluate(r) for r in timed_rows]
 
-    reference = best_time(run_pokerkit, 1)
+    passes: list[Callable[[], object]] = [
+        lambda: system.ours(hands, check=False),
+        lambda: system.ours(hands, check=True),
+        run_pokerkit,
+    ]
+    times: list[list[float]] = [[] for _ in passes]
+    with gc_paused():
+        for _ in range(config.repeats):
+            for work, kept in zip(passes, times, strict=True):
+                kept.append(timed(work)[0])
     theirs = np.array([system.pokerkit_key(h) for h in results], dtype=np.int64)
     if not same_order(ours[:count].astype(np.int64), theirs):
         raise SystemExit(f"{system.name}: pokerkit orders the hands differently from ours")
     return Result(
         system.name,
         system.cards,
-        len(hands) / unchecked,
-        len(hands) / checked,
+        Spread.rates(len(hands), times[0]),
+        Spread.rates(len(hands), times[1]),
         system.pokerkit_call,
-        count / reference,
+        Spread.rates(count, times[2]),
         count,
         system.target_per_s,
     )
@@ -239,13 +251,21 @@ def machine() -> dict[str, Any]:
     }
 
 
+def per_s(spread: Spread) -> str:
+    def one(value: float) -> str:
+        return f"{value / 1e6:,.1f} M" if value >= 1e6 else f"{value:,.0f}"
+
+    return f"{one(spread.median)}/s ({one(spread.low)}–{one(spread.high)})"
+
+
 def markdown(results: list[Result], facts: dict[str, Any], config: Config) -> str:
     lines = [
         f"Machine: {facts['cpu']}, {facts['cores']} cores (one used), load {facts['load_1min']}; "
         f"Python {facts['python']}, numpy {facts['numpy']}, numba {facts['numba']}, "
         f"pokerkit {facts['pokerkit']}.",
-        f"Ours: {config.hands:,} random hands per system, best of {config.repeats}. "
-        "pokerkit: one call per hand on the first hands of the same array.",
+        f"Ours: {config.hands:,} random hands per system; pokerkit: one call per hand on the "
+        f"first hands of the same array; each the median (range) of {config.repeats} passes "
+        "timed in rounds; the ratio compares medians.",
         "",
     ]
     rows = []
@@ -256,10 +276,10 @@ def markdown(results: list[Result], facts: dict[str, Any], config: Config) -> st
             (
                 r.system,
                 r.cards,
-                f"{r.ours_per_s / 1e6:,.1f} M/s",
-                f"{r.ours_checked_per_s / 1e6:,.1f} M/s",
+                per_s(r.ours),
+                per_s(r.ours_checked),
                 f"`{r.pokerkit_call}`",
-                f"{r.pokerkit_per_s:,.0f} /s",
+                per_s(r.pokerkit),
                 f"{r.ratio:,.0f}×",
                 target,
             )

@@ -30,7 +30,8 @@ workers, so the prediction it is checked against charges ``d`` to them too:
 shard's start to its end, as the server's own timestamps give it.
 
 Run: ``python bench/bench_scaling.py [--hands N] [--shard-size N] [--repeats N]
-[--report PATH]`` (writes Markdown; defaults to bench/results/scaling.md).
+[--report PATH] [--json PATH]`` (prints Markdown, and with ``--report`` writes it there;
+``--json`` writes the measured times; ``make bench`` puts both in bench/results/report.md).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import cpu_model, log, markdown_table
+from common import cpu_model, log, machine_facts, markdown_table, write_json
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -176,8 +177,10 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=12_000_000)
     parser.add_argument("--shard-size", type=int, default=500_000)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--report", type=Path, default=REPO / "bench" / "results" / "scaling.md")
+    parser.add_argument("--report", type=Path, metavar="PATH", help="also write the Markdown here")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the numbers here")
     args = parser.parse_args()
+    facts = machine_facts(["ray"])
     mapping = job_mapping(args.hands, args.shard_size)
     job = job_from_mapping(mapping)
     load_before = os.getloadavg()[0]
@@ -231,8 +234,16 @@ def main() -> None:
     ]
     report = "\n".join(lines)
     print(report)
-    args.report.parent.mkdir(parents=True, exist_ok=True)
-    args.report.write_text(report)
+    if args.report is not None:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        args.report.write_text(report)
+    if args.json is not None:
+        facts |= {"load_average_at_end": load_after, "pinned_cpu": pinned}
+        config = {"hands": args.hands, "shard_size": size, "shards": job.plan.count,
+                  "repeats": args.repeats, "cores": CORES, "tiny_shards": TINY_SHARDS,
+                  "in_flight": IN_FLIGHT}  # fmt: skip
+        times = {"compute": compute, "overhead": overhead, "serial": serial, "rates": rates}
+        write_json(args.json, {"machine": facts, "config": config, **times})
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ Measured side by side in one run, on the same bad-beat job:
 
 Each time is the median and range of ``--repeats`` runs (3 by default).
 
-Run: ``python bench/bench_service.py [--hands N] [--repeats N] [--memory-hands N]``.
+Run: ``python bench/bench_service.py [--hands N] [--repeats N] [--memory-hands N]
+[--json PATH]``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import time
 from pathlib import Path
 
 import grpc
-from common import markdown_table
+from common import machine_facts, markdown_table, write_json
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -100,9 +101,12 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=100_000_000)
     parser.add_argument("--repeats", type=int, default=3, help="timed runs of each measurement")
     parser.add_argument("--memory-hands", type=int, default=0, help="0 skips the memory run")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the numbers here")
     args = parser.parse_args()
     cpus = os.cpu_count() or 1
+    facts = machine_facts(["ray", "grpcio"])
     rows: list[tuple[str, str, str]] = []
+    memory: dict[str, object] = {}
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -128,7 +132,7 @@ def main() -> None:
                     times[workers].append(seconds)
                     assert finished.result.bad_beat.jackpot_hands == direct_report["jackpot_hands"]
                 if workers == cpus and args.memory_hands:
-                    rows.extend(memory_rows(service, args.memory_hands))
+                    rows.extend(memory_rows(service, args.memory_hands, memory))
             finally:
                 service.close()
 
@@ -158,9 +162,23 @@ def main() -> None:
     print(f"\nbad-beat job, {args.hands:,} hands, 10 players; {cpus} CPUs; "
           f"median (range) of {args.repeats} runs\n")  # fmt: skip
     print("\n".join(markdown_table(("measurement", "time", "figure"), "lrl", rows)))
+    if args.json is not None:
+        facts["load_average_at_end"] = os.getloadavg()[0]
+        payload = {
+            "machine": facts,
+            "config": {"hands": args.hands, "repeats": args.repeats, "cpus": cpus},
+            "in_process": direct,
+            "service": {str(workers): seconds for workers, seconds in times.items()},
+            "memory": memory,
+        }
+        write_json(args.json, payload)
 
 
-def memory_rows(service: Service, hands: int) -> list[tuple[str, str, str]]:
+def memory_rows(
+    service: Service, hands: int, kept: dict[str, object]
+) -> list[tuple[str, str, str]]:
+    """The server's RSS at the start, 10 %, 50 %, 90 % and the end of a long job; ``kept``
+    is given the samples."""
     job = service.stub.SubmitJob(pb.SubmitJobRequest(spec=spec(hands, 9))).job
     samples: list[tuple[float, float]] = [(0.0, service.rss_mib())]
     marks = iter((0.1, 0.5, 0.9))
@@ -177,6 +195,7 @@ def memory_rows(service: Service, hands: int) -> list[tuple[str, str, str]]:
         time.sleep(0.5)
     samples.append((1.0, service.rss_mib()))
     seconds = time.perf_counter() - started
+    kept.update(hands=hands, seconds=seconds, samples=samples)
     text = ", ".join(f"{100 * d:.0f} %: {m:.0f} MiB" for d, m in samples)
     return [(f"server RSS over a {hands:,}-hand job", f"{seconds:.0f} s", text)]
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -28,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import machine_facts, markdown_table
+from common import machine_facts, markdown_table, write_json
 from prometheus_client import CollectorRegistry
 
 REPO = Path(__file__).resolve().parent.parent
@@ -146,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shards", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=1_000)
     parser.add_argument("--baseline-repeats", type=int, default=15)
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the times here")
     args = parser.parse_args(argv)
     facts = machine_facts(["grpcio", "protobuf"])
     with tempfile.TemporaryDirectory() as root:
@@ -172,6 +174,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"the previous read takes {before_median / now_median:,.0f}× as long (medians)")
     target = now_median < 1e-3
     print(f"target: under 1 ms of server work per GetJob — {'met' if target else 'NOT met'}")
+    if args.json is not None:
+        facts["load_average_at_end"] = os.getloadavg()[0]
+        config = {"shards": args.shards, "repeats": args.repeats}
+        write_json(args.json, {"machine": facts, "config": config, "now": now, "before": before})
     return 0 if target else 1
 
 

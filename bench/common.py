@@ -12,11 +12,12 @@ import importlib
 import json
 import os
 import platform
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -51,21 +52,42 @@ def timed(work: Callable[[], T]) -> tuple[float, T]:
     return time.perf_counter() - start, result
 
 
-def best_of(work: Callable[[], T], repeats: int) -> tuple[float, T | None]:
-    """The shortest of ``repeats`` wall times of ``work``, and its last result."""
-    best, result = float("inf"), None
+def repeat_times(work: Callable[[], T], repeats: int) -> tuple[list[float], T | None]:
+    """Every one of ``repeats`` wall times of ``work``, and its last result: the figures are
+    their median and range (:class:`Spread`), never the best alone."""
+    times, result = [], None
     for _ in range(repeats):
         seconds, result = timed(work)
-        best = min(best, seconds)
-    return best, result
+        times.append(seconds)
+    return times, result
+
+
+@dataclass(frozen=True)
+class Spread:
+    """The median of some repeats and their range: what every figure of the report shows."""
+
+    median: float
+    low: float
+    high: float
+    repeats: int
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Spread:
+        if not values:
+            raise ValueError("a spread needs at least one value")
+        return cls(statistics.median(values), min(values), max(values), len(values))
+
+    @classmethod
+    def rates(cls, count: float, seconds: Sequence[float]) -> Spread:
+        """``count`` items a pass at each pass's time: items per second."""
+        return cls.of([count / s for s in seconds])
 
 
 class Timed(Protocol):
-    """A call timed by :func:`time_in_rounds`: every time, the best, and its first result."""
+    """A call timed by :func:`time_in_rounds`: every time, and its first result."""
 
     repeats: int
     work: Callable[[], Any]
-    best: float
     times: list[float]
     result: Any
 
@@ -77,8 +99,8 @@ def time_in_rounds(
     after: Callable[[C, float], object] | None = None,
 ) -> None:
     """Time each contender ``repeats`` times, one pass of every contender per round, so that
-    all meet the same changes in the machine's load; keep each one's times (and the best) and
-    its first result.  ``before`` runs untimed ahead of each pass, ``after`` is told each
+    all meet the same changes in the machine's load; keep each one's times and its first
+    result.  ``before`` runs untimed ahead of each pass, ``after`` is told each
     pass's time."""
     with gc_paused():
         for round_ in range(max(c.repeats for c in contenders)):
@@ -87,7 +109,6 @@ def time_in_rounds(
                     if before is not None:
                         before(c)
                     seconds, result = timed(c.work)
-                    c.best = min(c.best, seconds)
                     c.times.append(seconds)
                     if c.result is None:
                         c.result = result
@@ -182,6 +203,15 @@ def chosen_config(args: argparse.Namespace, default: T, quick: T) -> T:
 def write_json(path: Path, payload: object) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(payload, indent=2) + "\n")
+
+
+def rate(per_s: float) -> str:
+    """A rate (or a count) as the reports write it: 1.21 M, 73.9 k, 2,603."""
+    if per_s >= 1e6:
+        return f"{per_s / 1e6:,.2f} M"
+    if per_s >= 1e4:
+        return f"{per_s / 1e3:,.1f} k"
+    return f"{per_s:,.0f}"
 
 
 RULES = {"l": "---", "r": "---:", "c": ":---:"}

@@ -28,12 +28,14 @@ import numpy as np
 import numpy.typing as npt
 from common import (
     SMOKE_NOTE,
+    Spread,
     chosen_config,
     gc_paused,
     log,
     machine_facts,
     markdown_table,
     parse_args,
+    rate,
     same_order,
     time_in_rounds,
     timed,
@@ -111,7 +113,7 @@ class Contender:
 
 @dataclass
 class Entry:
-    """An evaluation call waiting to be timed, and its best time so far."""
+    """An evaluation call waiting to be timed, and its times so far."""
 
     name: str
     call: str
@@ -123,7 +125,6 @@ class Entry:
     public: bool = True
     ours: bool = False
     checked: bool = False
-    best: float = float("inf")
     times: list[float] = field(default_factory=list)
     result: Any = None  # of the first timed pass
 
@@ -133,15 +134,15 @@ class EvaluatorResult:
     name: str
     call: str
     hands_timed: int
-    seconds: float
-    repeats: int
+    rate: Spread  # hands/s over the repeats
     public: bool = True
     ours: bool = False
     checked: bool = False
 
     @property
     def hands_per_s(self) -> float:
-        return self.hands_timed / self.seconds
+        """The median repeat's rate."""
+        return self.rate.median
 
 
 @dataclass(frozen=True)
@@ -149,13 +150,14 @@ class RunnerResult:
     runner: str
     cpus: int
     hands: int
-    seconds: float
-    repeats: int
+    rate: Spread  # hands/s over the repeats
     jackpot_hands: int
+    seconds: tuple[float, ...]  # each repeat's, in the rounds both runners took turns in
 
     @property
     def hands_per_s(self) -> float:
-        return self.hands / self.seconds
+        """The median repeat's rate."""
+        return self.rate.median
 
 
 @dataclass
@@ -340,8 +342,7 @@ def bench_evaluators(report: Report, hands: Hands) -> None:
             entry.name,
             entry.call,
             entry.hands_timed,
-            entry.best,
-            entry.repeats,
+            Spread.rates(entry.hands_timed, entry.times),
             entry.public,
             entry.ours,
             entry.checked,
@@ -349,7 +350,7 @@ def bench_evaluators(report: Report, hands: Hands) -> None:
         report.evaluators.append(result)
         log(
             f"  {result.name} {result.call}: {result.hands_per_s:,.0f} hands/s over "
-            f"{result.hands_timed:,} hands, best of {result.repeats}"
+            f"{result.hands_timed:,} hands, median of {result.rate.repeats}"
         )
 
 
@@ -372,7 +373,7 @@ def bench_bad_beat(report: Report) -> None:
             ("InlineRunner", 1, inline),
             (f"RayRunner(num_cpus={cpus})", cpus, ray_runner),
         ]
-        best = [float("inf")] * len(runners)
+        times: list[list[float]] = [[] for _ in runners]
         tallies: set[BadBeatTally] = set()
         for _, _, runner in runners:
             runner.run(warmup)
@@ -380,23 +381,27 @@ def bench_bad_beat(report: Report) -> None:
             for slot, (_, _, runner) in enumerate(runners):
                 with gc_paused():
                     seconds, tally = timed(partial(runner.run, job))
-                best[slot] = min(best[slot], seconds)
+                times[slot].append(seconds)
                 tallies.add(tally)
     if len(tallies) != 1:
         raise SystemExit(f"the runners gave different tallies for the same job: {tallies}")
     (tally,) = tallies
-    for (name, used, _), seconds in zip(runners, best, strict=True):
+    for (name, used, _), passes in zip(runners, times, strict=True):
         result = RunnerResult(
-            name, used, tally.hands, seconds, config.bad_beat_repeats, tally.jackpot_hands
+            name,
+            used,
+            tally.hands,
+            Spread.rates(tally.hands, passes),
+            tally.jackpot_hands,
+            tuple(passes),
         )
         report.runners.append(result)
         log(f"  {name}: {result.hands_per_s / 1e6:.2f} M hands/s")
 
 
-def rate(hands_per_s: float) -> str:
-    if hands_per_s >= 1e6:
-        return f"{hands_per_s / 1e6:,.2f} M"
-    return f"{hands_per_s / 1e3:,.1f} k"
+def rate_spread(spread: Spread) -> str:
+    """The median rate and the range over the repeats."""
+    return f"{rate(spread.median)} ({rate(spread.low)}–{rate(spread.high)})"
 
 
 def times(ratio: float) -> str:
@@ -415,7 +420,8 @@ def markdown(report: Report) -> str:
     lines = [
         "## Machine",
         "",
-        f"- CPUs: {m['cpu_count']} ({m['cpu_model']}); 1-minute load average "
+        f"- CPUs: {m['cpu_count']} ({m['cpu_model']}), the evaluators pinned to CPU "
+        f"{m['evaluators_pinned_cpu']}; 1-minute load average "
         f"{m['load_average_at_start']:.2f} at start, {m['load_average_at_end']:.2f} at end",
         f"- Python: {m['python']} on {m['platform']}",
         f"- numpy {v['numpy']}, numba {v['numba']}, ray {v['ray']} "
@@ -437,10 +443,12 @@ def markdown(report: Report) -> str:
         if e.hands_timed < report.config.hands:
             count += " (prefix)"
         ratio = times(e.hands_per_s / base.hands_per_s)
-        evaluators.append((e.name, f"`{e.call}`", count, rate(e.hands_per_s), ratio))
+        evaluators.append(
+            (e.name, f"`{e.call}`", count, e.rate.repeats, rate_spread(e.rate), ratio)
+        )
     lines += markdown_table(
-        ("library", "call", "hands timed", "hands/s", "× fastest other"),
-        "llrrr",
+        ("library", "call", "hands timed", "repeats", "hands/s: median (range)", "× fastest other"),
+        "llrrrr",
         evaluators,
         spaced=False,
     )
@@ -451,14 +459,15 @@ def markdown(report: Report) -> str:
         "",
     ]
     lines += markdown_table(
-        ("runner", "CPUs", "hands", "hands/s", "× one core"),
-        "lrrrr",
+        ("runner", "CPUs", "hands", "repeats", "hands/s: median (range)", "× one core"),
+        "lrrrrr",
         [
             (
                 r.runner,
                 r.cpus,
                 f"{r.hands:,}",
-                rate(r.hands_per_s),
+                r.rate.repeats,
+                rate_spread(r.rate),
                 times(r.hands_per_s / one_core.hands_per_s),
             )
             for r in report.runners
@@ -482,8 +491,9 @@ def markdown(report: Report) -> str:
     lines += markdown_table(("target", "measured", "met"), "lrc", met, spaced=False)
     lines += [
         "",
-        "Each figure is the best of its repeats, taken in rounds of one pass of every call so "
-        "that all meet the same load. Per-hand libraries are timed over "
+        "Each figure is the median of its repeats (the lowest and highest in brackets), taken "
+        "in rounds of one pass of every call so that all meet the same load; ratios and "
+        "targets compare medians. Per-hand libraries are timed over "
         "`list(starmap(call, arguments))` with arguments built beforehand.",
     ]
     return "\n".join(lines)
@@ -564,7 +574,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     log(f"evaluators on {config.hands:,} hands")
     hands = random_hands(config.hands, np.random.default_rng(SEED))
+    # The evaluators on one core (CPU 1, as `taskset -c 1`); the runners then on every core.
+    every_cpu = os.sched_getaffinity(0)
+    one = 1 if 1 in every_cpu else min(every_cpu)
+    os.sched_setaffinity(0, {one})
+    report.machine["evaluators_pinned_cpu"] = one
     bench_evaluators(report, hands)
+    os.sched_setaffinity(0, every_cpu)
     log(f"bad-beat kernel on {config.bad_beat_hands:,} hands")
     bench_bad_beat(report)
     report.machine["load_average_at_end"] = os.getloadavg()[0]

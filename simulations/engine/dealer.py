@@ -151,16 +151,19 @@ class Dealer:
         if phase.burn:
             self.burn()
         needed = phase.per_player * len(receiving) + phase.board
-        spare = 0 if rule is ExhaustionRule.STUD_WSOP else earlier  # what _exhausted may use
+        # The burn cards _exhausted may deal again.  Under the tournament rule too: it differs
+        # from the texts only in scrambling them in before the last street (when it does, none
+        # are left to count), so a street before it that a stripped deck's stub cannot
+        # complete is dealt by the texts' rule.
         if phase.extra_up is not None and not (
-            last and rule.for_stud and needed > self.deck.remaining + spare
+            last and rule.for_stud and needed > self.deck.remaining + earlier
         ):  # extra upcards: card by card (the final round's community card aside)
             return self._deal_with_extras(phase, receiving)
         if needed <= self.deck.remaining:
             cards = self.deck.take(needed)  # the usual case: the stub holds the whole deal
         else:
             count = phase.per_player + phase.board  # a community card's street
-            if rule.for_stud and self.deck.remaining + spare < count:
+            if rule.for_stud and self.deck.remaining + earlier < count:
                 # Not even a community card is left: extra upcards took every card.
                 self.events.append(OutOfCards(phase.street, tuple(receiving) * count, 0))
                 return Dealt({}, {}, (), True)
@@ -270,8 +273,6 @@ class Dealer:
         stub = self.deck.remaining
         if not self.game.exhaustion.for_stud:  # check_deal refused such a deck
             raise AssertionError(f"{phase.street}: the deck ran out of cards")
-        if self.game.exhaustion is ExhaustionRule.STUD_WSOP:
-            spare = []  # scrambled into the stub already, if they were needed
         # The shared rule (simulations.engine.exhaustion_rules), as the kernel applies it.
         shortfall = stud_shortfall(stub, len(spare), needed, phase.per_player + phase.board)
         reused, community = int(shortfall[0]), bool(shortfall[1])

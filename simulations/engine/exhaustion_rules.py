@@ -36,10 +36,10 @@ MOST_IN_A_ROW = 4
 @nb.njit(cache=True)
 def stud_shortfall(stub: int, spare: int, needed: int, community: int) -> tuple[int, bool]:
     """A stud street the stub cannot complete: ``stub`` cards left after the street's burn,
-    ``spare`` earlier burn cards that may be dealt again (none under the tournament rule,
-    which scrambled them into the stub already), ``needed`` cards for the street and
-    ``community`` cards for it as community cards.  Returns (burn cards dealt again, whether
-    the street goes to the board as community cards)."""
+    ``spare`` earlier burn cards that may be dealt again (under the tournament rule, none
+    once it has scrambled them into the stub before the last street), ``needed`` cards for
+    the street and ``community`` cards for it as community cards.  Returns (burn cards
+    dealt again, whether the street goes to the board as community cards)."""
     shared = needed > stub + spare
     if shared:
         needed = community

@@ -27,7 +27,6 @@ import numpy as np
 import numpy.typing as npt
 
 from simulations.engine.exhaustion_rules import (
-    STUD_TEXTS,
     STUD_WSOP,
     discard_returns,
     held_back,
@@ -347,7 +346,7 @@ def play_hands(
                             else:
                                 scores[s] = start_score(hole[s], held[s])
                     continue
-                spare = earlier if rule == STUD_TEXTS else 0
+                spare = earlier  # as the dealer: scrambled burns are no longer counted
                 if remaining + spare < per + board:
                     st[OUTCOME] |= OUT_OF_CARDS
                     continue

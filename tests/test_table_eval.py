@@ -11,11 +11,14 @@ from fractions import Fraction
 import numpy as np
 
 from simulations.evaluators.hand_value import Category
+from simulations.evaluators.high import TABLES, evaluate_high, rank_classes
 from simulations.evaluators.omaha import OMAHA_TABLES
 from simulations.models.players import SeatModel
 from simulations.models.table import DropRule, RakePolicy, RakeRule, Table
 from simulations.models.table_eval import (
     STREET_TRIPLES,
+    board_key,
+    holdem_value,
     omaha_best,
     omaha_pairs,
     omaha_value,
@@ -49,6 +52,25 @@ def test_an_omaha_value_carried_over_the_streets_is_the_value_evaluated_afresh()
             assert carried == afresh == from_nothing
             flushes += afresh >> 20 in (Category.FLUSH, Category.STRAIGHT_FLUSH)
             low = high
+    assert flushes > 0  # the flush table's path was taken
+
+
+def test_a_holdem_value_through_the_rank_classes_is_the_evaluators_value() -> None:
+    classes = rank_classes()
+    assert classes.classes.dtype == np.uint16 and len(classes.values) < 1 << 16
+    rng = np.random.default_rng(43)
+    flushes = 0
+    for _ in range(DEALS):
+        cards = rng.permutation(52)[:7].astype(np.int64)
+        holes, board = cards[:2].reshape(1, 2), cards[2:]
+        for shown in (3, 4, 5):
+            key = board_key(board, shown, TABLES.card_keys)
+            value = holdem_value(
+                holes, 0, board, shown, key, TABLES.card_keys, TABLES.flush_values,
+                TABLES.row_offsets, classes.classes, classes.values,
+            )  # fmt: skip
+            assert value == evaluate_high([*cards[:2], *board[:shown]]).value
+            flushes += value >> 20 in (Category.FLUSH, Category.STRAIGHT_FLUSH)
     assert flushes > 0  # the flush table's path was taken
 
 

@@ -13,6 +13,9 @@ summed card keys; every kernel takes the tables as one :class:`HighTables` argum
 
 from __future__ import annotations
 
+from functools import cache
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 import numpy.typing as npt
@@ -35,16 +38,33 @@ TABLES: HighTables = load_high_tables()
 _COL_MASK = (1 << ROW_SHIFT) - 1
 
 
-@nb.njit(cache=True)
-def flush_suit(key: int) -> int:
+@nb.njit(cache=True, inline="always")
+def inlined_flush_suit(key: int) -> int:
     """The suit holding five or more of the cards whose keys sum to ``key``, or -1.
 
-    With at most seven cards only one suit can hold five.
+    With at most seven cards only one suit can hold five.  Inlined where it is called: a
+    call to a compiled function inside a compiled helper that takes arrays keeps numba from
+    pruning the helper's reference counts of them (an atomic add and subtract of each array
+    at every call), and the economics kernel calls its hand values millions of times.
     """
     probe = (key + FLUSH_PROBE) & FLUSH_BITS
     if probe == 0:
         return -1
     return (probe > 0x8) + (probe > 0x80) + (probe > 0x800)
+
+
+@nb.njit(cache=True)
+def flush_suit(key: int) -> int:
+    """:func:`inlined_flush_suit` as a function of its own, for the kernels that call it
+    from their own loops."""
+    return int(inlined_flush_suit(key))
+
+
+@nb.njit(cache=True, inline="always")
+def rank_slot(key: int, row_offsets: npt.NDArray[np.int32]) -> int:
+    """The perfect-hash slot of a hand with no flush, from its summed card key."""
+    ranks = key >> SUIT_FIELD_BITS
+    return int(row_offsets[ranks >> ROW_SHIFT] + (ranks & _COL_MASK))
 
 
 @nb.njit(cache=True)
@@ -56,8 +76,37 @@ def rank_lookup(
     Kernels unpack their :class:`HighTables` into locals once and pass the arrays here:
     reading them out of the tuple inside a loop costs a third of the speed.
     """
-    ranks = key >> SUIT_FIELD_BITS
-    return int(rank_values[row_offsets[ranks >> ROW_SHIFT] + (ranks & _COL_MASK)])
+    return int(rank_values[rank_slot(key, row_offsets)])
+
+
+class RankClasses(NamedTuple):
+    """The rank table in half the room: each slot's value as a 16-bit number of its
+    distinct value (``classes``), and each number's value (``values``, a few thousand).  A
+    kernel that reads the table for many hands at random finds more of it in the cache, for
+    one more read of a small table that stays there."""
+
+    classes: npt.NDArray[np.uint16]
+    values: npt.NDArray[np.int32]
+
+
+@cache
+def rank_classes() -> RankClasses:
+    """:class:`RankClasses` of :data:`TABLES`' rank table."""
+    values, classes = np.unique(TABLES.rank_values, return_inverse=True)
+    if len(values) > 1 << 16:
+        raise ValueError(f"{len(values)} distinct values do not fit 16 bits")
+    return RankClasses(classes.astype(np.uint16), values.astype(np.int32))
+
+
+@nb.njit(cache=True, inline="always")
+def rank_class_lookup(
+    key: int,
+    row_offsets: npt.NDArray[np.int32],
+    classes: npt.NDArray[np.uint16],
+    values: npt.NDArray[np.int32],
+) -> int:
+    """:func:`rank_lookup` read through :class:`RankClasses`: the same value."""
+    return int(values[classes[rank_slot(key, row_offsets)]])
 
 
 @nb.njit(cache=True)

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simulations.cards import RANK_SYMBOLS
-from simulations.evaluators.high import TABLES
+from simulations.evaluators.high import TABLES, rank_classes
 from simulations.evaluators.omaha import OMAHA_TABLES
 from simulations.models.splitmix import uniform
 from simulations.models.table_eval import HOLDEM, OMAHA, board_key, holdem_value, omaha_value
@@ -143,7 +143,8 @@ def class_equity(
     card_keys: npt.NDArray[np.int64],
     flush_values: npt.NDArray[np.int32],
     row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
+    rank_classes: npt.NDArray[np.uint16],
+    class_values: npt.NDArray[np.int32],
     pair_class: npt.NDArray[np.int32],
     triple_class: npt.NDArray[np.int32],
     omaha_values: npt.NDArray[np.int32],
@@ -180,11 +181,13 @@ def class_equity(
         if variant == HOLDEM:
             key = board_key(board, 5, card_keys)
             mine = holdem_value(
-                holes, 0, board, 5, key, card_keys, flush_values, row_offsets, rank_values
-            )
+                holes, 0, board, 5, key, card_keys, flush_values, row_offsets, rank_classes,
+                class_values,
+            )  # fmt: skip
             theirs = holdem_value(
-                holes, 1, board, 5, key, card_keys, flush_values, row_offsets, rank_values
-            )
+                holes, 1, board, 5, key, card_keys, flush_values, row_offsets, rank_classes,
+                class_values,
+            )  # fmt: skip
         else:
             mine = omaha_value(
                 holes, 0, board, 5, pair_class, triple_class, omaha_values, flush_values
@@ -225,9 +228,12 @@ def equities(variant: int, class_indices: Sequence[int] | None = None) -> npt.ND
 
 def _equity(hero: npt.NDArray[np.int64], variant: int, deals: int, seed: np.uint64) -> float:
     o = OMAHA_TABLES
-    return float(
-        class_equity(hero, variant, deals, seed, *TABLES, o.pair_class, o.triple_class, o.values)
-    )
+    t = TABLES
+    equity = class_equity(
+        hero, variant, deals, seed, t.card_keys, t.flush_values, t.row_offsets,
+        *rank_classes(), o.pair_class, o.triple_class, o.values,
+    )  # fmt: skip
+    return float(equity)
 
 
 def build(path: Path = TABLE_FILE) -> None:

@@ -31,7 +31,7 @@ from simulations.engine.game import (
 )
 from simulations.engine.limits import Limit
 from simulations.engine.rake_rules import NO_CAP
-from simulations.evaluators.high import TABLES
+from simulations.evaluators.high import TABLES, rank_classes
 from simulations.evaluators.omaha import OMAHA_TABLES
 from simulations.models import table_kernel as k
 from simulations.models.players import Seating, SeatModel, seating
@@ -284,7 +284,10 @@ class Table:
             caps,
             self.levels,
             self.qualifier(),
-            *TABLES,
+            TABLES.card_keys,
+            TABLES.flush_values,
+            TABLES.row_offsets,
+            *rank_classes(),
             o.pair_class,
             o.triple_class,
             o.values,

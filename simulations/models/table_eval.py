@@ -15,7 +15,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simulations.evaluators.high import flush_suit, rank_lookup
+from simulations.evaluators.high import inlined_flush_suit, rank_class_lookup
 
 HOLDEM = 0
 OMAHA = 1
@@ -30,7 +30,7 @@ def board_key(board: npt.NDArray[np.int64], shown: int, card_keys: npt.NDArray[n
     return key
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def holdem_value(
     holes: npt.NDArray[np.int64],
     p: int,
@@ -40,16 +40,18 @@ def holdem_value(
     card_keys: npt.NDArray[np.int64],
     flush_values: npt.NDArray[np.int32],
     row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
+    rank_classes: npt.NDArray[np.uint16],
+    class_values: npt.NDArray[np.int32],
 ) -> int:
     """The high value of seat ``p``'s two hole cards with the first ``shown`` board cards,
-    whose keys sum to ``key_of_board``."""
+    whose keys sum to ``key_of_board``; the rank table read through
+    :class:`~simulations.evaluators.high.RankClasses`."""
     h0 = holes[p, 0]
     h1 = holes[p, 1]
     key = key_of_board + card_keys[h0] + card_keys[h1]
-    suit = flush_suit(key)
+    suit = inlined_flush_suit(key)
     if suit < 0:
-        return rank_lookup(key, row_offsets, rank_values)
+        return rank_class_lookup(key, row_offsets, rank_classes, class_values)
     mask = 0
     if h0 & 3 == suit:
         mask |= 1 << (h0 >> 2)

@@ -82,6 +82,12 @@ P_DROP_CAP = 10  # -1: none
 P_DROP_THRESHOLD = 11  # -1: no drop
 POLICY = 12
 
+# A seat's verdict on a starting hand, worked out once a batch (see :func:`play_hands`).
+PLAY_NEVER = 0
+PLAY_ALWAYS = 1
+PLAY_DRAW = 2  # the hand's class straddles the seat's share: his uniform decides
+NO_HAND = -1  # a value below every made hand: what a seat continues with whatever his cards
+
 # Each hand's flags.
 FLOPPED = 1
 SHOWDOWN = 2
@@ -174,7 +180,8 @@ def play_hands(
     card_keys: npt.NDArray[np.int64],
     flush_values: npt.NDArray[np.int32],
     row_offsets: npt.NDArray[np.int32],
-    rank_values: npt.NDArray[np.int32],
+    rank_classes: npt.NDArray[np.uint16],
+    class_values: npt.NDArray[np.int32],
     pair_class: npt.NDArray[np.int32],
     triple_class: npt.NDArray[np.int32],
     omaha_values: npt.NDArray[np.int32],
@@ -224,17 +231,43 @@ def play_hands(
     pairs = np.empty((n, 6, 3), dtype=np.int64)
     triples = np.empty((10, 3), dtype=np.int64)
     ends = np.array(STREET_TRIPLES, dtype=np.int64)
-    # Whether a seat's value is read on a street: for his decision, or for the jackpot.
-    evaluate = np.empty((n, 3), dtype=np.bool_)
+    # Each seat's verdict on each starting hand (PLAY_NEVER, PLAY_ALWAYS, PLAY_DRAW), by
+    # combination in hold'em and by class in Omaha (whose combinations are too many), for
+    # each distinct share played: the loop then reads one byte where it read the class's
+    # place and width, and the uniform only where the class straddles the share.
+    verdict_row = np.empty(n, dtype=np.int64)
+    shares = np.empty(n, dtype=np.float64)
+    distinct = 0
     for s in range(n):
-        for street in range(3):
-            evaluate[s, street] = floors[s, street] >= 0 or (street == 2 and judge)
+        verdict_row[s] = -1
+        for r in range(distinct):
+            if shares[r] == vpip[s]:
+                verdict_row[s] = r
+        if verdict_row[s] < 0:
+            shares[distinct] = vpip[s]
+            verdict_row[s] = distinct
+            distinct += 1
+    by_combo = variant == HOLDEM
+    starting = hand_class.shape[0] if by_combo else class_place.shape[0]
+    verdicts = np.empty((distinct, starting), dtype=np.int8)
+    for r in range(distinct):
+        share = shares[r]
+        for x in range(starting):
+            c = hand_class[x] if by_combo else x
+            low = class_place[c, 0]
+            if not low < share:
+                verdicts[r, x] = PLAY_NEVER
+            elif low + class_place[c, 1] <= share:
+                verdicts[r, x] = PLAY_ALWAYS
+            else:
+                verdicts[r, x] = PLAY_DRAW
     cap_of = np.empty(n_policies, dtype=np.int64)
     for p in range(n_policies):
         cap_of[p] = applicable_cap(n, cap_players[p], caps[p])
-    # Each policy's rake and drop of a flopped pot, kept once worked out (-1: not yet): the
-    # take depends on the pot alone, and its divisions cost more than the reading.
-    taken = np.full((n_policies, TAKEN_POTS, 2), -1, dtype=np.int64)
+    # Every policy's rake and drop of a pot, kept once worked out, by the flop seen and the
+    # pot (``taken[flop, pot, 0] < 0``: not yet): the take depends on these alone, and its
+    # divisions cost more than the reading; a pot's policies side by side, one read.
+    taken = np.full((2, TAKEN_POTS, 2 * n_policies + 1), -1, dtype=np.int32)
     keep_contributed = contributed.shape[0] > 0
     cards = dealt_cards(n, hole)
     for i in range(seeds.shape[0]):
@@ -261,13 +294,14 @@ def play_hands(
             if s == big and opener < 0:
                 live = 1 << s  # folded round to the big blind, who wins the blinds
                 break
-            c = hand_class[combo_of(holes, s, hole)]
-            low = class_place[c, 0]
-            width = class_place[c, 1]
-            if low < vpip[s] and (
-                low + width <= vpip[s]
-                or plays(low, width, decision_draw(seed, n, hole, 0, s), vpip[s])
-            ):
+            x = combo_of(holes, s, hole)
+            c = hand_class[x]
+            choice = verdicts[verdict_row[s], x if by_combo else c]
+            takes = choice == PLAY_ALWAYS
+            if choice == PLAY_DRAW:
+                u = decision_draw(seed, n, hole, 0, s)
+                takes = plays(class_place[c, 0], class_place[c, 1], u, vpip[s])
+            if takes:
                 played |= 1 << s
                 if opener < 0:
                     opener = s
@@ -299,22 +333,30 @@ def play_hands(
                 pot += contrib[s]
             for street in range(3):
                 shown = 3 + street
-                # The values first, every seat's table reads independent of the others'
-                # decisions; then the decisions in turn.
+                judged = judge and street == 2  # every value at the river, for the jackpot
+                # Each seat's uniform first: one that continues with no hand at all needs no
+                # value (unless the jackpot reads it); then the values still needed, their
+                # table reads independent of one another; then the decisions in turn.
+                for j in range(count):
+                    s = order[j]
+                    going[j] = chance[s] > 0.0 and continues(
+                        NO_HAND, floors[s, street], decision_draw(seed, n, hole, 1 + street, s),
+                        chance[s],
+                    )  # fmt: skip
                 if variant == HOLDEM:
                     key = board_key(board, shown, card_keys)
                     for j in range(count):
                         s = order[j]
-                        if evaluate[s, street]:
+                        if judged or (floors[s, street] >= 0 and not going[j]):
                             values[s] = holdem_value(
                                 holes, s, board, shown, key, card_keys, flush_values,
-                                row_offsets, rank_values,
+                                row_offsets, rank_classes, class_values,
                             )  # fmt: skip
                             valued[s] = street
                 else:
                     for j in range(count):
                         s = order[j]
-                        if evaluate[s, street]:
+                        if judged or (floors[s, street] >= 0 and not going[j]):
                             before = valued[s]
                             values[s] = omaha_best(
                                 pairs, s, triples, ends[before] if before >= 0 else 0,
@@ -322,19 +364,20 @@ def play_hands(
                                 flush_values,
                             )  # fmt: skip
                             valued[s] = street
+                # The decisions are as good as random: worked out without branches (``|``,
+                # ``&`` and sums of flags in place of ``or``, ``and`` and ``if``), so that the
+                # processor has nothing to mispredict; his uniform not enough, a seat's made
+                # hand decides.
                 bettor = -1
                 for j in range(count):
                     s = order[j]
                     floor = floors[s, street]
-                    going[j] = (floor >= 0 and values[s] >= floor) or (
-                        chance[s] > 0.0
-                        and continues(
-                            values[s], floor, decision_draw(seed, n, hole, 1 + street, s), chance[s]
-                        )
-                    )
-                    if going[j] and bettor < 0:
-                        bettor = s
-                if street == 2:
+                    going[j] = going[j] | ((floor >= 0) & (values[s] >= floor))
+                for j in range(count):
+                    if going[j]:
+                        bettor = order[j]
+                        break
+                if judged:
                     for s in range(n):
                         if live >> s & 1:
                             at_river[river_count] = s
@@ -345,16 +388,15 @@ def play_hands(
                 kept = 0
                 for j in range(count):
                     s = order[j]
-                    if going[j]:
-                        order[kept] = s
-                        kept += 1
-                        if s != bettor:
-                            contrib[s] += amount
-                    else:
-                        live &= ~(1 << s)
+                    g = int(going[j])
+                    order[kept] = s
+                    kept += g
+                    contrib[s] += amount * g
+                    live &= ~((1 - g) << s)
                 if kept > 1:
-                    contrib[bettor] += amount
                     pot += kept * amount
+                else:
+                    contrib[bettor] -= amount  # a bet nobody calls is not put in
                 count = kept
                 if count == 1:
                     break
@@ -392,7 +434,7 @@ def play_hands(
                     if variant == HOLDEM:
                         values[s] = holdem_value(
                             holes, s, board, 5, key, card_keys, flush_values, row_offsets,
-                            rank_values,
+                            rank_classes, class_values,
                         )  # fmt: skip
                     else:
                         before = valued[s]
@@ -414,27 +456,32 @@ def play_hands(
         masks[i, 2] = shown_mask
         masks[i, 3] = winners
         pots[i] = pot
-        for p in range(n_policies):
-            if flopped and pot < TAKEN_POTS and taken[p, pot, 0] >= 0:
-                rakes[i, p] = taken[p, pot, 0]
-                drops[i, p] = taken[p, pot, 1]
-                continue
-            row = policies[p]
-            rake = rake_amount(
-                pot, n, flopped, row[P_NO_FLOP_NO_DROP] == 1, row[P_NUMERATOR],
-                row[P_DENOMINATOR], row[P_UNIT], row[P_ROUNDING], row[P_INCREMENT],
-                row[P_PER_INCREMENT], cap_of[p],
-            )  # fmt: skip
-            drop = 0
-            if row[P_DROP_THRESHOLD] >= 0:
-                drop = drop_amount(
-                    pot, flopped, row[P_DROP_AMOUNT], row[P_DROP_NUMERATOR],
-                    row[P_DROP_DENOMINATOR], row[P_DROP_CAP], row[P_DROP_THRESHOLD],
+        seen = 1 if flopped else 0
+        if pot < TAKEN_POTS and taken[seen, pot, 0] >= 0:
+            for p in range(n_policies):
+                rakes[i, p] = taken[seen, pot, 1 + 2 * p]
+                drops[i, p] = taken[seen, pot, 2 + 2 * p]
+        else:
+            for p in range(n_policies):
+                rake = rake_amount(
+                    pot, n, flopped, policies[p, P_NO_FLOP_NO_DROP] == 1,
+                    policies[p, P_NUMERATOR], policies[p, P_DENOMINATOR], policies[p, P_UNIT],
+                    policies[p, P_ROUNDING], policies[p, P_INCREMENT],
+                    policies[p, P_PER_INCREMENT], cap_of[p],
                 )  # fmt: skip
-            rakes[i, p], drops[i, p] = house_take(pot, rake, drop)
-            if flopped and pot < TAKEN_POTS:
-                taken[p, pot, 0] = rakes[i, p]
-                taken[p, pot, 1] = drops[i, p]
+                drop = 0
+                if policies[p, P_DROP_THRESHOLD] >= 0:
+                    drop = drop_amount(
+                        pot, flopped, policies[p, P_DROP_AMOUNT], policies[p, P_DROP_NUMERATOR],
+                        policies[p, P_DROP_DENOMINATOR], policies[p, P_DROP_CAP],
+                        policies[p, P_DROP_THRESHOLD],
+                    )  # fmt: skip
+                rakes[i, p], drops[i, p] = house_take(pot, rake, drop)
+                if pot < TAKEN_POTS:
+                    taken[seen, pot, 1 + 2 * p] = rakes[i, p]
+                    taken[seen, pot, 2 + 2 * p] = drops[i, p]
+            if pot < TAKEN_POTS:
+                taken[seen, pot, 0] = 1
         flag = (FLOPPED if flopped else 0) | (SHOWDOWN if showdown else 0)
         found = -1
         if judge and river_count >= 2 and (showdown or not showdown_required):

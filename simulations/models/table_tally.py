@@ -199,9 +199,14 @@ class TableTally:
 
 @nb.njit(cache=True, inline="always")
 def _square_add(x: int, out: npt.NDArray[np.int64], at: int) -> None:
-    """Add ``x`` and its square (as three limb products) to ``out[at : at + 4]``.  The high
-    limb is almost always zero (chips below 2**23), so its products are added only when it
-    is not: a branch taken the same way nearly every time."""
+    """Add ``x`` and its square (as three limb products) to ``out[at : at + 4]``.  Zero adds
+    nothing and is the common value (a pot before the flop, a kind that did not win it), so
+    it is passed over; the high limb is almost always zero (chips below 2**23), so its
+    products are added only when it is not: branches taken the same way nearly every time.
+    ``out`` is the whole flat array and ``at`` an offset: a row view per call would cost
+    more than the sums."""
+    if x == 0:
+        return
     a = -x if x < 0 else x
     hi = a >> LIMB
     lo = a & _LOW
@@ -257,6 +262,8 @@ def _sums(
     ``moments[policy, quantity, 4]`` (rake, drop, rake difference, then per kind its rake,
     drop and difference), ``level_counts[level, 3]`` and ``units[level, group, role, kind]``."""
     p_count = policies.shape[0]
+    flat = moments.reshape(-1)
+    per_policy = moments.shape[1] * 4
     base_awards = np.empty(n, dtype=np.int64)
     raked_awards = np.empty(n, dtype=np.int64)
     dropped_awards = np.empty(n, dtype=np.int64)
@@ -326,14 +333,15 @@ def _sums(
                 for s in range(n):
                     kind_rake[p, kind[s]] += base_awards[s] - raked_awards[s]
                     kind_drop[p, kind[s]] += raked_awards[s] - dropped_awards[s]
-            _square_add(rake, moments[p, 0], 0)
-            _square_add(drop, moments[p, 1], 0)
-            _square_add(rake - rakes[i, 0], moments[p, 2], 0)
+            at = p * per_policy
+            _square_add(rake, flat, at)
+            _square_add(drop, flat, at + 4)
+            _square_add(rake - rakes[i, 0], flat, at + 8)
             for t in range(kinds):
-                _square_add(kind_rake[p, t], moments[p, 3 + t], 0)
-                _square_add(kind_drop[p, t], moments[p, 3 + kinds + t], 0)
+                _square_add(kind_rake[p, t], flat, at + 4 * (3 + t))
+                _square_add(kind_drop[p, t], flat, at + 4 * (3 + kinds + t))
                 paid = kind_rake[p, t] + kind_drop[p, t] - kind_rake[0, t] - kind_drop[0, t]
-                _square_add(paid, moments[p, 3 + 2 * kinds + t], 0)
+                _square_add(paid, flat, at + 4 * (3 + 2 * kinds + t))
         low = card_level[i]
         if low >= 0:
             for level in range(low, levels):

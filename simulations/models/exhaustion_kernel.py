@@ -346,11 +346,12 @@ def play_hands(
                             else:
                                 scores[s] = start_score(hole[s], held[s])
                     continue
-                spare = earlier  # as the dealer: scrambled burns are no longer counted
-                if remaining + spare < per + board:
+                # The earlier burn cards may be dealt again under both stud rules, as the
+                # dealer deals them (a scramble has already set st[BURNS] to 0).
+                if remaining + earlier < per + board:
                     st[OUTCOME] |= OUT_OF_CARDS
                     continue
-                reused, community = stud_shortfall(remaining, spare, needed, per + board)
+                reused, community = stud_shortfall(remaining, earlier, needed, per + board)
                 if reused > 0:
                     st[OUTCOME] |= BURNS_REUSED
                 if community:

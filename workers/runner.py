@@ -30,6 +30,10 @@ RAY_LOCAL_ENVIRONMENT = {
     "RAY_AUTH_MODE": "disabled",
     "RAY_USAGE_STATS_ENABLED": "0",
     "RAY_worker_niceness": "0",
+    # A cancel that reaches a worker before the task it was pushed has started there (a
+    # worker still starting, say) is tried again after this pause: Ray's default of
+    # 2,000 ms would leave a cancelled shard computing for two seconds.
+    "RAY_cancellation_retry_ms": "100",
 }
 TASK_RETRIES = 3  # a shard whose worker died is run again, and reproduces its tally
 

@@ -39,9 +39,9 @@ pytestmark = [
 
 JOB = """
 kind = "bad_beat"
-hands = 3_000_000
+hands = 12_000_000
 seed = 4321
-shard_size = 150_000
+shard_size = 400_000
 [game]
 players = 9
 """

@@ -37,6 +37,8 @@ pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc"),
 ]
 
+# Long enough (30 shards of about 0.1 s on one core) that the worker node's first Ray
+# worker is up before the head alone has run the whole job, even on a busy machine.
 JOB = """
 kind = "bad_beat"
 hands = 12_000_000

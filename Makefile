@@ -43,6 +43,7 @@ compile: $(COMPILED_STAMP)
 pure:
 	rm -f $(COMPILED_STAMP) simulations/engine/*.so simulations/engine/*.pyd
 	rm -f simulations/phh/*.so simulations/phh/*.pyd
+	rm -f simulations/verify/*.so simulations/verify/*.pyd
 
 run: $(VENV)/.installed $(COMPILED_STAMP)
 	$(BIN)/python -m service.local_run $(JOB)

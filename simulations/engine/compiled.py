@@ -51,6 +51,7 @@ ENGINE_MODULES: tuple[str, ...] = (
 PHH_MODULES: tuple[str, ...] = (
     "batch",
     "fast",
+    "fast_draw",
     "lines",
     "model",
     "options",
@@ -60,10 +61,13 @@ PHH_MODULES: tuple[str, ...] = (
     "stakes",
     "toml_subset",
 )
+# The results of checking a scenario or a hand: one built for every hand replayed.
+VERIFY_MODULES: tuple[str, ...] = ("results",)
 # Every compiled module by its full name, compiled together (one shared library).
 COMPILED: tuple[str, ...] = (
     *(f"simulations.engine.{name}" for name in ENGINE_MODULES),
     *(f"simulations.phh.{name}" for name in PHH_MODULES),
+    *(f"simulations.verify.{name}" for name in VERIFY_MODULES),
 )
 SHARED_LIBRARY = "simulations.engine._native__mypyc"
 ENGINE = Path(__file__).resolve().parent

@@ -60,9 +60,9 @@ from simulations.engine.limits import (
     ShortAllInRule,
     Stakes,
 )
-from simulations.engine.phases import Deal
+from simulations.engine.phases import Bet, Deal, Draw
 from simulations.engine.pots import OddChipRule
-from simulations.engine.showdown import HIGH_ONLY
+from simulations.engine.showdown import HIGH_ONLY, Half, HandRanking
 from simulations.evaluators.high import TABLES
 from simulations.evaluators.selection import TEXAS_HOLDEM
 
@@ -131,6 +131,7 @@ class ReplayStatus(IntEnum):
     STRADDLE_NOT_A_RAISE = kernel.STRADDLE_NOT_A_RAISE
     STRADDLE_NOT_COVERED = kernel.STRADDLE_NOT_COVERED
     OUT_OF_TURN = kernel.OUT_OF_TURN
+    WRONG_ROUND = kernel.WRONG_ROUND
 
 
 @dataclass(frozen=True)
@@ -189,6 +190,10 @@ class ReplayBatch:
     straddle_seats: Int8Array | None = None
     straddle_totals: Int64Array | None = None
     action_seats: Int8Array | None = None
+    # A draw game's hands (rules with ``values_given``): each seat's showdown value (hands,
+    # seats; higher better, 0 or more) and the betting round of every action.
+    hand_values: Int64Array | None = None
+    action_rounds: Int8Array | None = None
 
     def __post_init__(self) -> None:
         seats = _fitted(_integers(self.seats, "seats", 1), np.int8, "seats")
@@ -228,6 +233,7 @@ class ReplayBatch:
             raise ValueError("action_kinds and action_totals must hold action_offsets[-1] actions")
         straddlers, straddled = self._straddles(seats)
         actors = self._actors(seats, offsets)
+        values, action_rounds = self._draw_arrays(stacks, offsets)
         hand, position = kernel.first_bad_deck(seats, decks)
         if hand >= 0:
             raise ValueError(
@@ -245,8 +251,29 @@ class ReplayBatch:
             ("straddle_seats", straddlers),
             ("straddle_totals", straddled),
             ("action_seats", actors),
+            ("hand_values", values),
+            ("action_rounds", action_rounds),
         ):
             object.__setattr__(self, name, array)
+
+    def _draw_arrays(self, stacks: Int64Array, offsets: Int64Array) -> tuple[Int64Array, Int8Array]:
+        """The showdown values and action rounds checked, empty where none are given (an
+        empty array, as these are kept, is none given)."""
+        values = np.zeros((0, 0), dtype=np.int64)
+        if self.hand_values is not None and np.size(self.hand_values):
+            values = _fitted(_integers(self.hand_values, "hand_values", 2), np.int64, "values")
+            if values.shape[0] != stacks.shape[0] or values.shape[1] < stacks.shape[1]:
+                raise ValueError("hand_values must have a row per hand and a column per seat")
+            if values.min() < 0:
+                raise ValueError("hand_values must be 0 or more")
+        rounds = np.zeros(0, dtype=np.int8)
+        if self.action_rounds is not None and np.size(self.action_rounds):
+            rounds = _fitted(_integers(self.action_rounds, "action_rounds", 1), np.int8, "rounds")
+            if rounds.shape[0] != offsets[-1]:
+                raise ValueError("action_rounds must hold action_offsets[-1] actions")
+            if rounds.size and rounds.min() < 0:
+                raise ValueError("action_rounds must be 0 or more")
+        return values, rounds
 
     def _actors(self, seats: Int8Array, offsets: Int64Array) -> Int8Array:
         """The action seats checked, empty where none are given."""
@@ -408,6 +435,10 @@ class ReplayRules:
     # Heads-up with two blinds: posted left of the button as at a bigger table (the button
     # posts the big one), as Hand's ``blind_seats`` places them for a history read so.
     heads_up_blinds_left: bool = False
+    # The betting rounds: hold'em's four, or a draw game's (one before each draw and one
+    # after the last); a draw game shows down on values the batch gives (``values_given``).
+    rounds: int = BETTING_ROUNDS
+    values_given: bool = False
 
     @classmethod
     def from_game(cls, game: GameDefinition) -> ReplayRules:
@@ -425,6 +456,35 @@ class ReplayRules:
             min_players=game.min_players,
             max_players=game.max_players,
             straddles=game.straddles,
+            **_stakes_numbers(game.forced, game.stakes),
+        )
+        rules.check_amounts()
+        return rules
+
+    @classmethod
+    def from_draw_game(cls, game: GameDefinition) -> ReplayRules:
+        """The kernel's rules for the betting of a draw game (one deal of down cards, then
+        betting rounds with a draw between each two, one half shown down): its rounds are
+        played as hold'em's, and its hands shown down on values the batch gives, which the
+        caller ranks by the game's own showdown from the cards each player holds after the
+        last draw (the deck, the draws and the ranking are the caller's; a ValueError
+        names what else the kernel cannot play)."""
+        rounds, problems = _draw_rounds(game)
+        problems += _unsupported(game, draw=True)
+        if problems:
+            raise ValueError(f"the replay kernel cannot play {game.name}: {'; '.join(problems)}")
+        rules = cls(
+            limit=game.limit,
+            heads_up_cap=game.heads_up_cap,
+            half_bet=game.incomplete_raise is IncompleteRaiseRule.HALF_BET,
+            small_blind_as_big=game.pot_limit_blinds is PotLimitBlinds.SMALL_AS_BIG,
+            odd_chips=game.odd_chips,
+            short_all_ins=game.short_all_ins,
+            min_players=game.min_players,
+            max_players=game.max_players,
+            straddles=game.straddles,
+            rounds=rounds,
+            values_given=True,
             **_stakes_numbers(game.forced, game.stakes),
         )
         rules.check_amounts()
@@ -511,6 +571,8 @@ def kernel_table(rules: Sequence[ReplayRules]) -> kernel.KernelRules:
         column([r.big_blind_ante for r in rules]),
         column([r.big_blind_ante_first for r in rules], np.bool_),
         column([_STRADDLE_CODES[r.straddles] for r in rules]),
+        column([r.rounds for r in rules]),
+        column([r.values_given for r in rules], np.bool_),
     )
 
 
@@ -547,6 +609,14 @@ _GAME_DEFAULTS = _defaults(
         }
     ),
 )
+# A draw game's cards are the caller's (its deck order, draws and showdown values): the
+# settings that decide them are left to it.
+_DRAW_GAME_DEFAULTS = tuple(
+    (name, default)
+    for name, default in _GAME_DEFAULTS
+    if name
+    not in ("selection", "showdown", "deck", "exhaustion", "deals_bottom_card", "five_consecutive")
+)
 _FORCED_DEFAULTS = _defaults(
     ForcedBets,
     frozenset(
@@ -569,31 +639,72 @@ _STAKES_DEFAULTS = _defaults(
 )
 
 
-def _unsupported(game: GameDefinition) -> list[str]:
-    """What in ``game`` the kernel does not play, in words."""
+def _draw_rounds(game: GameDefinition) -> tuple[int, list[str]]:
+    """A draw game's betting rounds, and what in its phases and showdown the kernel does not
+    play: one deal of down cards, then a plain betting round before each draw and after
+    the last, each draw replacing as many cards as discarded, up to a fixed number; one
+    half shown down, with no qualifier, on the whole hand held."""
+    problems = []
+    phases = game.phases
+    first = phases[0] if phases else None
+    if not (
+        isinstance(first, Deal)
+        and first.down > 0
+        and replace(first, street="", down=1, burn=False) == Deal("", down=1)
+    ):
+        problems.append("a draw game's first deal gives each player down cards only")
+    rest = phases[1:]
+    bets = rest[0::2]
+    draws = rest[1::2]
+    if not (
+        len(rest) % 2 == 1
+        and all(isinstance(p, Bet) and p == Bet() for p in bets)
+        and all(isinstance(p, Draw) and p.most_keeping_ace is None and p.extra == 0 for p in draws)
+        and draws
+        and len(bets) <= BETTING_ROUNDS
+    ):
+        problems.append(
+            "only betting rounds with a plain draw between each two follow the deal "
+            f"(at most {BETTING_ROUNDS} rounds; no other phases, openers or limits keeping an ace)"
+        )
+    halves = game.showdown.halves
+    if game.showdown.declare or len(halves) != 1:
+        problems.append("one half is shown down (no split pot, no declaration)")
+    elif replace(halves[0], ranking=HandRanking.HIGH) != Half():
+        problems.append("the half has no qualifier, wild cards or ranking system")
+    return len(bets), problems
+
+
+def _unsupported(game: GameDefinition, draw: bool = False) -> list[str]:
+    """What in ``game`` the kernel does not play, in words (``draw``: its betting only,
+    a draw game's phases and showdown being :func:`_draw_rounds`'s)."""
     problems = []
     phases = game.phases
     # Hold'em's own phases at once; a deal's street may have another name.
-    if phases != HOLDEM_PHASES and (
-        len(phases) != len(HOLDEM_PHASES)
-        or any(
-            (
-                replace(phase, street=ours.street)
-                if isinstance(phase, Deal) and isinstance(ours, Deal)
-                else phase
+    if (
+        not draw
+        and phases != HOLDEM_PHASES
+        and (
+            len(phases) != len(HOLDEM_PHASES)
+            or any(
+                (
+                    replace(phase, street=ours.street)
+                    if isinstance(phase, Deal) and isinstance(ours, Deal)
+                    else phase
+                )
+                != ours
+                for phase, ours in zip(phases, HOLDEM_PHASES, strict=False)
             )
-            != ours
-            for phase, ours in zip(phases, HOLDEM_PHASES, strict=False)
         )
     ):
         problems.append(
             "only hold'em's streets are played (two down cards, then flop, turn and river, "
             "each after a burn)"
         )
-    if game.selection != TEXAS_HOLDEM:
+    if not draw and game.selection != TEXAS_HOLDEM:
         shown = "the whole hand" if game.selection is None else game.selection.name
         problems.append(f"only hold'em high is shown down, not {shown}")
-    if game.showdown != HIGH_ONLY:
+    if not draw and game.showdown != HIGH_ONLY:
         problems.append(f"only high hands are shown down, not {game.showdown.label}")
     problems += _unsupported_forced(game.forced)
     if game.rake is not None:
@@ -606,7 +717,8 @@ def _unsupported(game: GameDefinition) -> list[str]:
         return problems
     # Anything else a definition may say (a setting added later) must be left at its
     # default: the kernel would otherwise ignore it silently.
-    if any(getattr(game, name) != default for name, default in _GAME_DEFAULTS):
+    defaults = _DRAW_GAME_DEFAULTS if draw else _GAME_DEFAULTS
+    if any(getattr(game, name) != default for name, default in defaults):
         problems.append("it has settings the replay kernel does not know")
     else:
         problems += _unsupported_stakes(game.stakes)
@@ -715,6 +827,10 @@ class ReplayResult:
             ),
             ReplayStatus.STRADDLE_NOT_COVERED: f"seat {seat} cannot cover a straddle of {b}",
             ReplayStatus.OUT_OF_TURN: f"seat {seat} acted out of turn: seat {a} is to act",
+            ReplayStatus.WRONG_ROUND: (
+                f"an action of betting round {b + 1} while round {a + 1} is bet: "
+                f"seat {seat} is to act in round {a + 1}"
+            ),
         }
         return texts[status]
 
@@ -789,6 +905,11 @@ def replay_games(
     check_hands(games, chosen, batch)
     assert batch.straddle_seats is not None and batch.straddle_totals is not None
     assert batch.action_seats is not None
+    assert batch.hand_values is not None and batch.action_rounds is not None
+    given = np.array([r.values_given for r in games], dtype=bool)
+    if hands and np.any(given[chosen]) and batch.hand_values.shape[0] != hands:
+        hand = int(np.argmax(given[chosen]))
+        raise ValueError(f"hand {hand}: its game shows down on given values (hand_values)")
     if batch.straddle_seats.shape[1]:
         straddled = batch.straddle_seats[:, 0] >= 0
         allowed = np.array(
@@ -825,6 +946,8 @@ def replay_games(
         failed,
         detail,
         short_of,
+        batch.hand_values,
+        batch.action_rounds,
     )
     return ReplayResult(
         batch=batch,

@@ -76,6 +76,10 @@ class KernelRules(NamedTuple):
     big_blind_ante: npt.NDArray[np.int64]  # the big blind's ante for the table (dead money)
     big_blind_ante_first: npt.NDArray[np.bool_]  # paid before the blind (else after it)
     straddles: npt.NDArray[np.int64]  # STRADDLES_NONE, STRADDLES_LIVE or STRADDLES_MISSISSIPPI
+    rounds: npt.NDArray[np.int64]  # betting rounds: hold'em's 4, a draw game's 1 + its draws
+    # Shown down on values the batch gives per seat (a draw game's final hands, ranked by
+    # the game's own showdown), not on hold'em's hole cards and board dealt from the deck.
+    values_given: npt.NDArray[np.bool_]
 
 
 MAX_SEATS = 10
@@ -125,6 +129,9 @@ STRADDLE_AFTER_POST = 16
 STRADDLE_NOT_A_RAISE = 17
 STRADDLE_NOT_COVERED = 18
 OUT_OF_TURN = 19  # an action given for a seat other than the one to act
+# An action the history places in another betting round than the one being bet (a draw
+# game's betting line before or after the draw that closes its round).
+WRONG_ROUND = 20
 
 # Straddle rules (simulations.engine.game.StraddleRule).
 STRADDLES_NONE = 0
@@ -407,6 +414,8 @@ def _play_hand(
     short_of: npt.NDArray[np.int64],
     straddle_seats: npt.NDArray[np.int8],
     straddle_totals: npt.NDArray[np.int64],
+    given_values: npt.NDArray[np.int64],
+    action_rounds: npt.NDArray[np.int8],
 ) -> tuple[int, int]:
     """Play one hand under the rules of row ``row`` from its starting ``stack`` over actions
     ``first``..``last - 1``, after its straddles (``straddle_seats`` and ``straddle_totals``
@@ -419,7 +428,11 @@ def _play_hand(
     ``dead`` (zeros to begin with) and ``scratch`` are scratch space.  ``action_seats``, if
     it has a place per action, gives the seat each action is for: one for a seat other than
     the one to act stops the hand (Hand.act: an action out of turn), checked before the
-    action itself as the reference engine checks it.
+    action itself as the reference engine checks it; ``action_rounds``, likewise, the
+    betting round each action is for: one for another round than the one being bet stops
+    the hand (a draw game's draw is then out of turn in the reference engine).  A row with
+    ``values_given`` shows down on ``given_values`` (one per seat, higher better) instead of
+    the hold'em hands of ``deck``.
     """
     limit = int(rules.limit[row])
     ante = int(rules.ante[row])
@@ -440,6 +453,9 @@ def _play_hand(
     big_blind_ante = int(rules.big_blind_ante[row])
     big_blind_ante_first = bool(rules.big_blind_ante_first[row])
     straddle_rule = int(rules.straddles[row])
+    rounds = int(rules.rounds[row])
+    values_given = bool(rules.values_given[row])
+    want_rounds = action_rounds.shape[0] > 0
     want_short = short_of.shape[0] > 0
     want_seats = action_seats.shape[0] > 0
     pot = 0
@@ -547,7 +563,7 @@ def _play_hand(
             for s in range(n):
                 if _can_bet(s, folded, stack):
                     able += 1
-            while street + 1 < BETTING_ROUNDS:
+            while street + 1 < rounds:
                 street += 1
                 if able >= 2:
                     for s in range(n):
@@ -575,6 +591,11 @@ def _play_hand(
             detail[DETAIL_SEAT] = action_seats[i]
             detail[DETAIL_A] = s
             return OUT_OF_TURN, i - first
+        if want_rounds and int(action_rounds[i]) != street:
+            detail[DETAIL_SEAT] = s
+            detail[DETAIL_A] = street
+            detail[DETAIL_B] = action_rounds[i]
+            return WRONG_ROUND, i - first
         detail[DETAIL_SEAT] = s
         kind = int(kinds[i])
         own = round_bets[s]
@@ -701,7 +722,10 @@ def _play_hand(
             break
         actor = _next_to_act(s, False, n, folded, acted, to_match, stack, round_bets)
     showdown = live > 1
-    if showdown:
+    if showdown and values_given:
+        for s in range(n):
+            values[s] = given_values[s]
+    elif showdown:
         _showdown_values(n, button, deck, folded, values, tables)
     detail[DETAIL_SEAT] = -1
     _settle(n, button, folded, showdown, stack, contributed, dead, scratch, values, odd_chips)
@@ -731,6 +755,8 @@ def replay_kernel(
     out_action: npt.NDArray[np.int64],
     out_detail: npt.NDArray[np.int64],
     out_short: npt.NDArray[np.int64],
+    hand_values: npt.NDArray[np.int64],
+    action_rounds: npt.NDArray[np.int8],
 ) -> int:
     """Replay every hand, hand ``h`` under the rules of row ``rows[h]`` after the straddles
     of row ``h`` of ``straddle_seats`` and ``straddle_totals`` (seats below 0: none more);
@@ -739,7 +765,9 @@ def replay_kernel(
     ``action_seats`` is empty (actions not checked for their seats) or the seat of every
     action.  ``out_contributed`` with fewer rows than hands is left alone (contributions not
     wanted), and so is an empty ``out_short`` (else one place per action: see
-    ``_play_hand``).  A hand that stops keeps its starting stacks, no contributions and no
+    ``_play_hand``).  ``hand_values`` is (hands, seats) where some row shows down on given
+    values, else (0, 0); ``action_rounds`` is empty or the betting round of every action.
+    A hand that stops keeps its starting stacks, no contributions and no
     short bets in the outputs.
     """
     stack = np.zeros(MAX_SEATS, np.int64)
@@ -750,6 +778,7 @@ def replay_kernel(
     values = np.zeros(MAX_SEATS, np.int64)
     detail = np.zeros(DETAIL_WIDTH, np.int64)
     want_contributed = out_contributed.shape[0] == seats.shape[0]
+    none_given = np.zeros(0, np.int64)
     completed = 0
     for h in range(seats.shape[0]):
         n = int(seats[h])
@@ -781,6 +810,8 @@ def replay_kernel(
             out_short,
             straddle_seats[h],
             straddle_totals[h],
+            hand_values[h] if hand_values.shape[0] > 0 else none_given,
+            action_rounds,
         )
         out_status[h] = status
         out_action[h] = index

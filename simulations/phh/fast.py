@@ -39,12 +39,14 @@ from simulations.engine.game import GameDefinition
 from simulations.engine.pots import OddChipRule, uncalled_bet
 from simulations.engine.replay import ReplayBatch, ReplayRules, replay_games
 from simulations.engine.variants import POKER_VARIANTS
+from simulations.phh.fast_draw import DrawnHand, drawn_hand, showdown_values
 from simulations.phh.lines import (
     BET_OR_RAISE,
     BRING_IN,
     CHECK_OR_CALL,
     DEAL_BOARD,
     DEAL_HOLE,
+    DRAW,
     FOLD,
     SHOW,
 )
@@ -146,15 +148,12 @@ class KernelGames:
 
     def _base(self, variant: str) -> GameDefinition | None:
         """The variant's game if the kernel plays its structure at all (hold'em's streets
-        and showdown) before any stakes are laid on it."""
+        and showdown, or a draw game's betting) before any stakes are laid on it."""
         if variant not in self._bases:
             found = POKER_VARIANTS.get(variant)
             base = None if found is None else found.game()
-            if base is not None:
-                try:
-                    ReplayRules.from_game(base)
-                except ValueError:
-                    base = None
+            if base is not None and kernel_rules(base) is None:
+                base = None
             self._bases[variant] = base
         return self._bases[variant]
 
@@ -238,11 +237,21 @@ class KernelGames:
             return None  # stakes the engine cannot lay out: the reference engine names them
         if notes or game.odd_chips is OddChipRule.EXACT:
             return None
-        try:
-            rules = ReplayRules.from_game(game)
-        except ValueError:
+        rules = kernel_rules(game)
+        if rules is None:
             return None
         return KernelGame(game, rules, straddles)
+
+
+def kernel_rules(game: GameDefinition) -> ReplayRules | None:
+    """The kernel's rules for ``game``: hold'em's, or a draw game's betting (None: the
+    kernel plays neither)."""
+    for read in (ReplayRules.from_game, ReplayRules.from_draw_game):
+        try:
+            return read(game)
+        except ValueError:
+            continue
+    return None
 
 
 def kernel_row(hand: PhhHand, games: KernelGames) -> int:
@@ -296,6 +305,9 @@ class _Batch:
     seats: list[int] = field(default_factory=list)
     offsets: list[int] = field(default_factory=lambda: [0])
     contributed: list[list[int]] = field(default_factory=list)
+    # A draw game's hands: the cards each seat shows down and every action's betting round.
+    drawn: list[DrawnHand] = field(default_factory=list)
+    rounds: list[int] = field(default_factory=list)
 
 
 def _deck(hand: PhhHand) -> list[int] | None:
@@ -336,10 +348,11 @@ def _deck(hand: PhhHand) -> list[int] | None:
 
 def _actions(
     hand: PhhHand, game: KernelGame
-) -> tuple[list[int], list[int], list[int], list[int]] | None:
+) -> tuple[list[int], list[int], list[int], list[int], list[int]] | None:
     """The kernel's action kinds and totals for the hand's player lines, the seat of each,
-    and each player's chips put in (the uncalled bet returned), counted from the lines; None
-    where the count meets what the reference engine would note, or cannot say."""
+    each player's chips put in (the uncalled bet returned), counted from the lines, and the
+    betting round of each (a draw game's: the draws begun before it); None where the count
+    meets what the reference engine would note, or cannot say."""
     lines = hand.lines
     assert lines is not None
     rules = game.rules
@@ -381,16 +394,30 @@ def _actions(
     kinds: list[int] = []
     totals: list[int] = []
     seats: list[int] = []
+    rounds: list[int] = []
+    draws = rules.values_given  # a draw game: its betting rounds end at its draws
+    betting_round = 0
+    drawing = False
     for line in lines:
         verb = line.verb
-        if verb in (DEAL_HOLE, SHOW):
+        if verb == DRAW and draws:
+            if not drawing:
+                betting_round += 1
+                round_bets = [0] * n
+                to_match = 0
+            drawing = True
             continue
+        if verb in (DEAL_HOLE, SHOW):
+            drawing = drawing and verb == DEAL_HOLE
+            continue
+        drawing = False
         if verb == DEAL_BOARD:
             round_bets = [0] * n
             to_match = 0
             continue
         seat = line.seat
         seats.append(seat)
+        rounds.append(betting_round)
         if verb == FOLD:
             folded[seat] = True
             kinds.append(kernel.FOLD)
@@ -426,20 +453,37 @@ def _actions(
     seat, excess = uncalled_bet([chips - d for chips, d in zip(put, dead, strict=True)])
     if seat >= 0:
         put[seat] -= excess
-    return kinds, totals, seats, put
+    return kinds, totals, seats, put, rounds
 
 
-def _encode(batch: _Batch, number: int, index: int, hand: PhhHand, games: KernelGames) -> None:
+def _encode(
+    batches: tuple[_Batch, _Batch], number: int, index: int, hand: PhhHand, games: KernelGames
+) -> None:
+    """Add the hand to the batch of its kind (hold'em, a draw game) if the kernel plays it."""
     row = kernel_row(hand, games)
     if row < 0:
         return
-    deck = _deck(hand)
-    if deck is None:
-        return
-    counted = _actions(hand, games.games[row])
+    game = games.games[row]
+    drawn = None
+    if game.rules.values_given:
+        batch = batches[1]
+        drawn = drawn_hand(hand, game.game)
+        if drawn is None:
+            return
+        deck: list[int] = []  # nothing is dealt from it: the values are given
+    else:
+        batch = batches[0]
+        dealt = _deck(hand)
+        if dealt is None:
+            return
+        deck = dealt
+    counted = _actions(hand, game)
     if counted is None:
         return
-    kinds, totals, seats, put = counted
+    kinds, totals, seats, put, rounds = counted
+    if drawn is not None:
+        batch.drawn.append(drawn)
+        batch.rounds.extend(rounds)
     batch.keys.append((number, index, hand))
     batch.rows.append(row)
     batch.stacks.append(hand.starting_stacks)
@@ -479,6 +523,8 @@ def _play(batch: _Batch, games: KernelGames) -> dict[tuple[int, int], ScenarioRe
         straddle_seats=straddle_seats,
         straddle_totals=straddle_totals,
         action_seats=np.array(batch.seats, dtype=np.int8),  # each line's player, in turn
+        hand_values=_values(batch, games, widest) if batch.drawn else None,
+        action_rounds=np.array(batch.rounds, dtype=np.int8) if batch.drawn else None,
     )
     result = replay_games(games.rules(), batch.rows, encoded, contributions=True, short_wagers=True)
     assert result.contributed is not None and result.short_of is not None
@@ -508,6 +554,21 @@ def _play(batch: _Batch, games: KernelGames) -> dict[tuple[int, int], ScenarioRe
     return done
 
 
+def _values(batch: _Batch, games: KernelGames, widest: int) -> npt.NDArray[np.int64]:
+    """The showdown values of the batch's draw hands (hands, ``widest``), the hands of each
+    game ranked together."""
+    table = np.zeros((len(batch.drawn), widest), dtype=np.int64)
+    by_game: dict[int, list[int]] = {}
+    for position, row in enumerate(batch.rows):
+        by_game.setdefault(id(games.games[row].game), []).append(position)
+    for positions in by_game.values():
+        game = games.games[batch.rows[positions[0]]].game
+        ranked = showdown_values(game, [batch.drawn[p] for p in positions])
+        for position, values in zip(positions, ranked, strict=True):
+            table[position, : len(values)] = values
+    return table
+
+
 def replay_covered(
     reads: Sequence[ReadFile], options: ReplayOptions, games: KernelGames | None = None
 ) -> dict[tuple[int, int], ScenarioResult]:
@@ -516,11 +577,13 @@ def replay_covered(
     ``games`` keeps the games laid out for the other hands of a run."""
     if games is None:
         games = KernelGames(options)
-    batch = _Batch()
+    batches = (_Batch(), _Batch())  # hold'em's hands, and draw games' (values given)
     for number, read in enumerate(reads):
         for index, entry in enumerate(read.hands):
             if entry.hand is not None:
-                _encode(batch, number, index, entry.hand, games)
-    if not batch.keys:
-        return {}
-    return _play(batch, games)
+                _encode(batches, number, index, entry.hand, games)
+    done: dict[tuple[int, int], ScenarioResult] = {}
+    for batch in batches:
+        if batch.keys:
+            done.update(_play(batch, games))
+    return done

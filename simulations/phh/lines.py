@@ -73,7 +73,11 @@ class Unplayable(ValueError):
     """A history whose cards the dealer cannot be made to deal (the message says why)."""
 
 
-@dataclass(frozen=True)
+# The value classes a run builds for every hand and line read write their own ``__init__``
+# (``init=False``): mypyc compiles it, where the one ``dataclasses`` generates stays
+# interpreted and costs some fifteen times as much (a frozen class sets each field through
+# ``object.__setattr__`` from Python).  The fields, their order and defaults are the same.
+@dataclass(frozen=True, init=False)
 class Line:
     """One action line.  ``seat`` counts from 0 (PHH's ``p1`` is seat 0), -1 for the board;
     ``cards`` is None where the history hides them (``????``); ``amount`` is a ``cbr`` or
@@ -86,6 +90,24 @@ class Line:
     word: str | None = None
     to: int | None = None
     text: str = field(default="", compare=False)
+
+    def __init__(
+        self,
+        verb: str,
+        seat: int,
+        cards: tuple[Card, ...] | None = (),
+        amount: int | None = None,
+        word: str | None = None,
+        to: int | None = None,
+        text: str = "",
+    ) -> None:
+        object.__setattr__(self, "verb", verb)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "word", word)
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "text", text)
 
     @property
     def by_dealer(self) -> bool:

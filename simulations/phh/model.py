@@ -89,7 +89,7 @@ class PhhError(ValueError):
         self.problem = problem
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)  # its own __init__: see simulations.phh.lines.Line
 class PhhHand:
     """One hand as PHH gives it.  Chips are whole numbers but for ``finishing_stacks``;
     ``antes`` and ``blinds_or_straddles`` hold one entry per player, from ``p1``; None is a
@@ -115,6 +115,44 @@ class PhhHand:
     section: str | None = field(default=None, compare=False)
     # The action lines parsed, as the reader checked them (None: parsed when needed).
     lines: tuple[Line, ...] | None = field(default=None, compare=False, repr=False)
+
+    def __init__(
+        self,
+        variant: str,
+        starting_stacks: tuple[int, ...],
+        actions: tuple[str, ...],
+        antes: tuple[int, ...] | None = None,
+        blinds_or_straddles: tuple[int, ...] | None = None,
+        bring_in: int | None = None,
+        small_bet: int | None = None,
+        big_bet: int | None = None,
+        min_bet: int | None = None,
+        ante_trimming_status: bool | None = None,
+        finishing_stacks: tuple[Number, ...] | None = None,
+        hand: int | None = None,
+        players: tuple[str, ...] | None = None,
+        extra: tuple[tuple[str, Any], ...] = (),
+        source: str = "",
+        section: str | None = None,
+        lines: tuple[Line, ...] | None = None,
+    ) -> None:
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "starting_stacks", starting_stacks)
+        object.__setattr__(self, "actions", actions)
+        object.__setattr__(self, "antes", antes)
+        object.__setattr__(self, "blinds_or_straddles", blinds_or_straddles)
+        object.__setattr__(self, "bring_in", bring_in)
+        object.__setattr__(self, "small_bet", small_bet)
+        object.__setattr__(self, "big_bet", big_bet)
+        object.__setattr__(self, "min_bet", min_bet)
+        object.__setattr__(self, "ante_trimming_status", ante_trimming_status)
+        object.__setattr__(self, "finishing_stacks", finishing_stacks)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "extra", extra)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "section", section)
+        object.__setattr__(self, "lines", lines)
 
     def __hash__(self) -> int:
         # ``extra`` may hold lists (TOML arrays): the hand hashes by what plays it.

@@ -164,6 +164,8 @@ def _kernel_rows(
                 key, variant.decode(), _stakes(found, h), int(found.players[h]), firsts[i]
             )
         row = known
+        if row >= 0 and games.games[row].rules.values_given:
+            row = -1  # a draw game's hands are read by the Python reader (simulations.phh.fast)
         if row >= 0 and variant not in agreed:
             # The first hand of each variant is read by the Python reader too: if the two
             # readings differ, the kernel takes none of the variant's hands.

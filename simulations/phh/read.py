@@ -45,7 +45,7 @@ SEVERAL = ".phhs"
 _OWN_FIELDS = frozenset(OWN_FIELDS)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)  # its own __init__: see simulations.phh.lines.Line
 class ReadHand:
     """One hand of a file as read: the hand, or the error that kept it from being read;
     ``name`` as reports give it (``F7S.phhs#12``, or the file)."""
@@ -55,14 +55,33 @@ class ReadHand:
     hand: PhhHand | None = None
     error: PhhError | None = None
 
+    def __init__(
+        self,
+        name: str,
+        section: str | None,
+        hand: PhhHand | None = None,
+        error: PhhError | None = None,
+    ) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "section", section)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "error", error)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)  # its own __init__: see simulations.phh.lines.Line
 class ReadFile:
     """Every hand of one file; ``error`` when the file itself cannot be read (no hands)."""
 
     path: str
     hands: tuple[ReadHand, ...] = ()
     error: PhhError | None = None
+
+    def __init__(
+        self, path: str, hands: tuple[ReadHand, ...] = (), error: PhhError | None = None
+    ) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "error", error)
 
 
 def read_file(path: str | Path, memo: LineMemo | None = None) -> ReadFile:

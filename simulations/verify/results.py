@@ -25,7 +25,10 @@ class Difference:
     actual: str
 
 
-@dataclass(frozen=True)
+# The results a run builds for every hand write their own ``__init__`` (``init=False``):
+# mypyc compiles it, where the one ``dataclasses`` generates stays interpreted and costs some
+# fifteen times as much.  The fields, their order and defaults are the same.
+@dataclass(frozen=True, init=False)
 class ScenarioResult:
     """One scenario (or one hand of a hand history) checked.
 
@@ -42,12 +45,32 @@ class ScenarioResult:
     notes: tuple[str, ...] = ()
     message: str = ""
 
+    def __init__(
+        self,
+        file: str,
+        name: str,
+        outcome: Outcome,
+        seconds: float,
+        covers: tuple[str, ...] = (),
+        differences: tuple[Difference, ...] = (),
+        notes: tuple[str, ...] = (),
+        message: str = "",
+    ) -> None:
+        object.__setattr__(self, "file", file)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "outcome", outcome)
+        object.__setattr__(self, "seconds", seconds)
+        object.__setattr__(self, "covers", covers)
+        object.__setattr__(self, "differences", differences)
+        object.__setattr__(self, "notes", notes)
+        object.__setattr__(self, "message", message)
+
     @property
     def passed(self) -> bool:
         return self.outcome is Outcome.PASSED
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class FileReport:
     """Every scenario of one file; ``error`` when the file itself could not be read (it then
     holds no results)."""
@@ -55,6 +78,13 @@ class FileReport:
     path: str
     results: tuple[ScenarioResult, ...] = ()
     error: str = ""
+
+    def __init__(
+        self, path: str, results: tuple[ScenarioResult, ...] = (), error: str = ""
+    ) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "results", results)
+        object.__setattr__(self, "error", error)
 
     @property
     def malformed(self) -> bool:

@@ -443,23 +443,7 @@ class ReplayRules:
     @classmethod
     def from_game(cls, game: GameDefinition) -> ReplayRules:
         """The kernel's rules for ``game``; a ValueError names everything it cannot play."""
-        problems = _unsupported(game)
-        if problems:
-            raise ValueError(f"the replay kernel cannot play {game.name}: {'; '.join(problems)}")
-        rules = cls(
-            limit=game.limit,
-            heads_up_cap=game.heads_up_cap,
-            half_bet=game.incomplete_raise is IncompleteRaiseRule.HALF_BET,
-            small_blind_as_big=game.pot_limit_blinds is PotLimitBlinds.SMALL_AS_BIG,
-            odd_chips=game.odd_chips,
-            short_all_ins=game.short_all_ins,
-            min_players=game.min_players,
-            max_players=game.max_players,
-            straddles=game.straddles,
-            **_stakes_numbers(game.forced, game.stakes),
-        )
-        rules.check_amounts()
-        return rules
+        return cls._read(game, _unsupported(game))
 
     @classmethod
     def from_draw_game(cls, game: GameDefinition) -> ReplayRules:
@@ -471,6 +455,12 @@ class ReplayRules:
         names what else the kernel cannot play)."""
         rounds, problems = _draw_rounds(game)
         problems += _unsupported(game, draw=True)
+        return cls._read(game, problems, rounds=rounds, values_given=True)
+
+    @classmethod
+    def _read(cls, game: GameDefinition, problems: list[str], **shape: Any) -> ReplayRules:
+        """The rules of ``game`` (with ``shape``: its rounds and showdown), or a ValueError
+        naming ``problems`` if there are any."""
         if problems:
             raise ValueError(f"the replay kernel cannot play {game.name}: {'; '.join(problems)}")
         rules = cls(
@@ -483,8 +473,7 @@ class ReplayRules:
             min_players=game.min_players,
             max_players=game.max_players,
             straddles=game.straddles,
-            rounds=rounds,
-            values_given=True,
+            **shape,
             **_stakes_numbers(game.forced, game.stakes),
         )
         rules.check_amounts()

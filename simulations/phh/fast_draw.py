@@ -100,8 +100,12 @@ def showdown_values(game: GameDefinition, hands: Sequence[DrawnHand]) -> list[tu
     where the half ranks rows at once (:meth:`~simulations.engine.showdown.Half.rank_rows`),
     else one by one (:meth:`~simulations.engine.showdown.Half.rank`)."""
     (half,) = game.showdown.halves
-    shown = [(h, seat, cards) for h, hand in enumerate(hands) for seat, cards in enumerate(
-        hand.held) if cards is not None]  # fmt: skip
+    shown = [
+        (h, seat, cards)
+        for h, hand in enumerate(hands)
+        for seat, cards in enumerate(hand.held)
+        if cards is not None
+    ]
     values = [[0] * len(hand.held) for hand in hands]
     if not shown:
         return [tuple(row) for row in values]

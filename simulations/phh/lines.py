@@ -75,7 +75,7 @@ class Unplayable(ValueError):
 
 # The value classes a run builds for every hand and line read write their own ``__init__``
 # (``init=False``): mypyc compiles it, where the one ``dataclasses`` generates stays
-# interpreted and costs some fifteen times as much (a frozen class sets each field through
+# interpreted and costs many times as much (a frozen class sets each field through
 # ``object.__setattr__`` from Python).  The fields, their order and defaults are the same.
 @dataclass(frozen=True, init=False)
 class Line:

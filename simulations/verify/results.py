@@ -26,8 +26,8 @@ class Difference:
 
 
 # The results a run builds for every hand write their own ``__init__`` (``init=False``):
-# mypyc compiles it, where the one ``dataclasses`` generates stays interpreted and costs some
-# fifteen times as much.  The fields, their order and defaults are the same.
+# mypyc compiles it, where the one ``dataclasses`` generates stays interpreted and costs many
+# times as much.  The fields, their order and defaults are the same.
 @dataclass(frozen=True, init=False)
 class ScenarioResult:
     """One scenario (or one hand of a hand history) checked.

@@ -416,6 +416,7 @@ def _play_hand(
     straddle_totals: npt.NDArray[np.int64],
     given_values: npt.NDArray[np.int64],
     action_rounds: npt.NDArray[np.int8],
+    acted_at: npt.NDArray[np.int64],
 ) -> tuple[int, int]:
     """Play one hand under the rules of row ``row`` from its starting ``stack`` over actions
     ``first``..``last - 1``, after its straddles (``straddle_seats`` and ``straddle_totals``
@@ -425,14 +426,15 @@ def _play_hand(
     ``stack`` and ``contributed`` hold the final stacks and contributions, and ``short_of``
     (if it has a place per action, all 0 to begin with) the smallest full bet or raise at
     every bet or raise below it (an all-in short of a full one), 0 at every other action.
-    ``dead`` (zeros to begin with) and ``scratch`` are scratch space.  ``action_seats``, if
-    it has a place per action, gives the seat each action is for: one for a seat other than
-    the one to act stops the hand (Hand.act: an action out of turn), checked before the
-    action itself as the reference engine checks it; ``action_rounds``, likewise, the
-    betting round each action is for: one for another round than the one being bet stops
-    the hand (a draw game's draw is then out of turn in the reference engine).  A row with
-    ``values_given`` shows down on ``given_values`` (one per seat, higher better) instead of
-    the hold'em hands of ``deck``.
+    ``dead`` (zeros to begin with), ``scratch`` and ``acted_at`` are scratch space, made
+    once per batch (an array made per hand costs a good part of a short hand's betting).
+    ``action_seats``, if it has a place per action, gives the seat each action is for: one
+    for a seat other than the one to act stops the hand (Hand.act: an action out of turn),
+    checked before the action itself as the reference engine checks it; ``action_rounds``,
+    likewise, the betting round each action is for: one for another round than the one
+    being bet stops the hand (a draw game's draw is then out of turn in the reference
+    engine).  A row with ``values_given`` shows down on ``given_values`` (one per seat,
+    higher better) instead of the hold'em hands of ``deck``.
     """
     limit = int(rules.limit[row])
     ante = int(rules.ante[row])
@@ -551,7 +553,7 @@ def _play_hand(
                 cap_contesting += 1
     folded = 0
     acted = 0
-    acted_at = np.zeros(MAX_SEATS, dtype=np.int64)  # the bet each seat last acted on
+    acted_at[:] = 0  # the bet each seat last acted on
     street = 0
     actor = _next_to_act(start % n, True, n, folded, acted, to_match, stack, round_bets)
     i = first
@@ -777,6 +779,7 @@ def replay_kernel(
     scratch = np.zeros(MAX_SEATS, np.int64)
     values = np.zeros(MAX_SEATS, np.int64)
     detail = np.zeros(DETAIL_WIDTH, np.int64)
+    acted_at = np.zeros(MAX_SEATS, np.int64)
     want_contributed = out_contributed.shape[0] == seats.shape[0]
     none_given = np.zeros(0, np.int64)
     completed = 0
@@ -812,6 +815,7 @@ def replay_kernel(
             straddle_totals[h],
             hand_values[h] if hand_values.shape[0] > 0 else none_given,
             action_rounds,
+            acted_at,
         )
         out_status[h] = status
         out_action[h] = index

@@ -15,7 +15,6 @@ engine, whose verdict is the one reported.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Sequence
@@ -27,7 +26,7 @@ import numpy.typing as npt
 
 from simulations.engine import replay_kernel as kernel
 from simulations.engine.replay import ReplayBatch, replay_games
-from simulations.phh import count, scan
+from simulations.phh import count, files, scan
 from simulations.phh.fast import KernelGames, short_notes
 from simulations.phh.options import ReplayOptions
 from simulations.phh.read import SEVERAL, read_file, read_text
@@ -35,8 +34,6 @@ from simulations.phh.replay import hand_stakes
 from simulations.phh.stakes import HandStakes
 from simulations.verify.results import FileReport, Outcome, ScenarioResult
 
-_HEADER = b"\n["
-_FIRST_READ = 1 << 16  # a one-hand file is read whole by one call
 _TRIPLE_QUOTES = re.compile(rb"'''|\"\"\"")
 
 
@@ -50,26 +47,6 @@ class QuickFile:
     rest: str = ""
 
 
-def _read_bytes(path: str) -> bytes | None:
-    try:
-        descriptor = os.open(path, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        data = os.read(descriptor, _FIRST_READ)
-        if len(data) == _FIRST_READ:
-            # A file of many hands: the rest of it, as long as it says it is.
-            size = os.fstat(descriptor).st_size
-            data += os.read(descriptor, size - len(data) + 1)
-            if len(data) != size:
-                return None  # changed while read: the Python reader reads it
-    except OSError:
-        return None
-    finally:
-        os.close(descriptor)
-    return data
-
-
 def replay_quick(
     paths: Sequence[str | Path], options: ReplayOptions, games: KernelGames | None = None
 ) -> dict[int, QuickFile | FileReport]:
@@ -81,27 +58,15 @@ def replay_quick(
     if games is None:
         games = KernelGames(options)
     sources = [str(path) for path in paths]
-    chunks: list[bytes] = []
     several = [source.endswith(SEVERAL) for source in sources]
-    rows = [0]
-    for number, source in enumerate(sources):
-        data = _read_bytes(source)
-        if data is None or not data.isascii():
-            data = b""  # no hand is read here: the Python reader reports it
-        chunks.append(data)
-        if several[number]:
-            rows.append(rows[-1] + data.count(_HEADER) + data.startswith(b"["))
-        else:
-            rows.append(rows[-1] + 1)
-    blob = b"".join(chunks)
-    hands = rows[-1]
+    is_several = np.array(several, dtype=np.bool_)
+    data_array, starts = files.read_files(sources)
+    hand_rows = np.zeros(len(sources) + 1, dtype=np.int64)
+    np.cumsum(files.table_counts(data_array, starts, is_several), out=hand_rows[1:])
+    hands = int(hand_rows[-1])
     if hands == 0:
         return {}
-    data_array = np.frombuffer(blob, dtype=np.uint8)
-    starts = np.zeros(len(sources) + 1, dtype=np.int64)
-    starts[1:] = np.cumsum([len(c) for c in chunks])
-    hand_rows = np.array(rows, dtype=np.int64)
-    is_several = np.array(several, dtype=np.bool_)
+    blob = data_array.tobytes()
     found = scan.Scanned(hands, max(len(blob) // 6, 1))
     scan.scan(data_array, starts, is_several, hand_rows, found.ok, found.file, found.section,
               found.variant, found.players, found.numbers, found.arrays, found.holes,

@@ -300,6 +300,28 @@ def _line(
     return -1, 0, 0, 0
 
 
+# The scratch arrays a hand is read with, made once per scan: an array's spans, an action
+# line's words, its cards, each card's holder, each seat's fold.
+Work = tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.bool_],
+]
+
+
+@nb.njit(cache=True)
+def _work() -> Work:
+    return (
+        np.zeros((64, 2), dtype=np.int64),
+        np.zeros((4, 2), dtype=np.int64),
+        np.zeros(3, dtype=np.int64),
+        np.zeros(DECK, dtype=np.int64),
+        np.zeros(MAX_PLAYERS, dtype=np.bool_),
+    )
+
+
 @nb.njit(cache=True)
 def _hand(
     data: npt.NDArray[np.uint8],
@@ -317,12 +339,11 @@ def _hand(
     line_kinds: npt.NDArray[np.int8],
     line_seats: npt.NDArray[np.int64],
     line_amounts: npt.NDArray[np.int64],
+    work: Work,
 ) -> None:
     """Read the ``key = value`` lines ``data[start:end]`` of one hand into row ``h``;
     ``ok[h]`` is 1 when every line is of the form read here and the hand is complete."""
-    spans = np.zeros((64, 2), dtype=np.int64)
-    words = np.zeros((4, 2), dtype=np.int64)
-    cards = np.zeros(3, dtype=np.int64)
+    spans, words, cards, dealt, folded = work
     seen = 0
     actions_start = -1
     actions_end = -1
@@ -418,8 +439,8 @@ def _hand(
             if not _plain_string(data, spans[j, 0], spans[j, 1]):
                 return
     # The action lines, read one by one (an array of quoted strings).
-    dealt = np.zeros(DECK, dtype=np.int64)  # 1 + seat, or -1 for the board; 0: not dealt
-    folded = np.zeros(MAX_PLAYERS, dtype=np.bool_)
+    dealt[:] = 0  # 1 + seat, or -1 for the board; 0: not dealt
+    folded[:] = False
     streets = 0
     at = line_offsets[h]
     a = actions_start
@@ -525,6 +546,7 @@ def scan(
     """Read every file's hands: file ``f`` is ``data[file_starts[f]:file_starts[f + 1]]``,
     its hands rows ``hand_rows[f]`` to ``hand_rows[f + 1]``; a ``several`` file's hands are
     its tables, which must be all of it."""
+    work = _work()
     for f in range(len(file_starts) - 1):
         start = file_starts[f]
         end = file_starts[f + 1]
@@ -532,7 +554,7 @@ def scan(
         if not several[f]:
             file[row] = f
             _hand(data, start, end, row, ok, variant, players, numbers, arrays, holes,
-                  board, line_offsets, line_kinds, line_seats, line_amounts)  # fmt: skip
+                  board, line_offsets, line_kinds, line_seats, line_amounts, work)  # fmt: skip
             continue
         # Tables: a header line ``[name]`` starts each hand.
         i = start
@@ -555,7 +577,7 @@ def scan(
                     file[row + current] = f
                     h = row + current
                     _hand(data, body, i, h, ok, variant, players, numbers, arrays, holes, board,
-                          line_offsets, line_kinds, line_seats, line_amounts)  # fmt: skip
+                          line_offsets, line_kinds, line_seats, line_amounts, work)  # fmt: skip
                 current += 1
                 if row + current >= hand_rows[f + 1]:
                     good = False
@@ -572,7 +594,8 @@ def scan(
         if current >= 0 and good:
             file[row + current] = f
             _hand(data, body, end, row + current, ok, variant, players, numbers, arrays,
-                  holes, board, line_offsets, line_kinds, line_seats, line_amounts)  # fmt: skip
+                  holes, board, line_offsets, line_kinds, line_seats, line_amounts,
+                  work)  # fmt: skip
         if not good or current + 1 != hand_rows[f + 1] - row:
             for r in range(row, hand_rows[f + 1]):
                 ok[r] = 0

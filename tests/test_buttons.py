@@ -174,3 +174,23 @@ def test_bad_blind_seats() -> None:
     game = holdem(Limit.NO, blinds=(1, 2))
     with pytest.raises(ValueError, match="not a seat"):
         Hand(game, [10] * 3, 0, rng=np.random.default_rng(1), blind_seats=BlindSeats((), (5,)))
+
+
+def test_moving_button_big_blind_on_the_button_acts_last_of_the_blinds() -> None:
+    """Rules 002_376df91f076a6501.txt, 'Moving button rule': Alice and Bob out, 'Carol has the
+    button. Carol, David, and Ellen all post big blinds.' The big blind is Ellen's, two seats
+    after the button ('The player two seats after the button posts a big blind, as well as
+    any players the big blind skipped past'): Frank acts first, then Carol on the button,
+    David, and Ellen last."""
+    occupied = _occupied(6, ALICE, BOB)
+    positions = next_positions(ButtonRule.MOVING, MOVING_LAST, occupied)
+    hand, seating = _seated_hand(positions, occupied)
+    table = seating.table_seats
+    assert table[seating.button] == CAROL
+    order = []
+    while hand.street == 0:
+        legal = hand.legal_actions()
+        order.append(table[legal.seat])
+        hand.act(Action.check() if legal.can_check else Action.call())
+    assert order == [FRANK, CAROL, DAVID, ELLEN]
+    assert hand.pot_total == 8

@@ -29,8 +29,81 @@ blinds_or_straddles = [1, 2, 0]
 min_bet = 2
 """
 
+# A table under a button rule: seats 1, 3 and 4 of four, Bob's seat 2 empty.
+SEATED = """
+game = "NT"
+starting_stacks = [100, 100, 100]
+seed = 1
+button_rule = "dead-button"
+seat_count = 4
+seats = [1, 3, 4]
+"""
+LAST_HAND = "last_hand = { button = 4, small_blinds = [1], big_blinds = [2] }"
+
 # (what is wrong, the scenario's keys after name, the field named, a phrase of the problem)
 CASES = [
+    (
+        "unknown button rule",
+        SEATED.replace("dead-button", "dead") + LAST_HAND,
+        "button_rule",
+        "'dead' is not a button rule",
+    ),
+    (
+        "button beside a button rule",
+        SEATED + LAST_HAND + '\nbutton = "p1"',
+        "button",
+        "not with button_rule",
+    ),
+    (
+        "blinds beside a button rule",
+        SEATED + LAST_HAND + "\nblinds_or_straddles = [1, 2, 0]",
+        "blinds_or_straddles",
+        "options.forced.blinds",
+    ),
+    ("a button rule without the last hand", SEATED, "last_hand", "is required"),
+    ("the last hand without a button rule", BASE + LAST_HAND, "last_hand", "goes with button_rule"),
+    (
+        "seats not rising",
+        SEATED.replace("[1, 3, 4]", "[1, 4, 3]") + LAST_HAND,
+        "seats[2]",
+        "each in a higher seat",
+    ),
+    (
+        "a seat off the table",
+        SEATED.replace("[1, 3, 4]", "[1, 3, 5]") + LAST_HAND,
+        "seats[2]",
+        "seat 5 of a table of 4 seats",
+    ),
+    (
+        "a seat for each player",
+        SEATED.replace("[1, 3, 4]", "[1, 3]") + LAST_HAND,
+        "seats",
+        "2 seats for 3 players",
+    ),
+    (
+        "no seat count",
+        SEATED.replace("seat_count = 4\n", "") + LAST_HAND,
+        "seat_count",
+        "is required",
+    ),
+    (
+        "the last big blind off the table",
+        SEATED + LAST_HAND.replace("[2] }", "[7] }"),
+        "last_hand.big_blinds[0]",
+        "seat 7 of a table of 4 seats",
+    ),
+    (
+        "no last big blind",
+        SEATED + LAST_HAND.replace("big_blinds = [2]", "big_blinds = []"),
+        "last_hand.big_blinds",
+        "is required",
+    ),
+    (
+        "three blinds under a button rule",
+        SEATED.replace('"NT"', '"FQB"') + LAST_HAND,
+        "button_rule",
+        "posts 3",
+    ),
     ("bad card", BASE + 'deck = "AsXx"', "deck", "'Xx'"),
     ("repeated card", BASE + 'deck = "AsKdAs"', "deck", "duplicate card As"),
     ("joker in a deck without", BASE + 'deck = "AsJk"', "deck", "not a card of"),

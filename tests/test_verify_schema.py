@@ -90,6 +90,12 @@ BROKEN = {
     "a jackpot share over 100": GOOD + "[scenario.jackpot]\nshares = { loser = 150 }\n",
     "an unknown option table": GOOD + "[scenario.options]\nhouses = {}\n",
     "no scenario": '[defaults]\ngame = "NT"\n',
+    "a button rule that is not one": GOOD.replace("seed = 1", 'seed = 1\nbutton_rule = "dead"'),
+    "a last hand without its big blinds": GOOD.replace(
+        "seed = 1",
+        'seed = 1\nbutton_rule = "dead-button"\nseat_count = 3\nseats = [1, 2, 3]\n'
+        "last_hand = { button = 3 }",
+    ),
 }
 
 

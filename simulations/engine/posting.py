@@ -80,10 +80,12 @@ class ForcedPosting:
         else:
             placed = list(zip(clockwise(self.button + 1, self.n), blinds, strict=False))
         big_blind_seat = placed[-1][0]
-        if blind_seats is not None:  # left of the big blind furthest round from the button
-            big_blind_seat = max(
-                blind_seats.big, key=lambda seat: (seat - self.button - 1) % self.n
-            )
+        if blind_seats is not None:
+            # Action starts left of the big blind furthest round from the button, counted
+            # from the button itself: under the moving button rule 'the player two seats
+            # after the button posts a big blind, as well as any players the big blind
+            # skipped past', and one of those may sit on the button.
+            big_blind_seat = max(blind_seats.big, key=lambda seat: (seat - self.button) % self.n)
         ante_first = forced.big_blind_ante_order is BigBlindAnteOrder.ANTE_FIRST
         if ante_first:
             self._post_big_blind_ante(big_blind_seat)

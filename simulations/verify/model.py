@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from simulations.cards import Card
-from simulations.engine.forced import Post
+from simulations.engine.forced import BlindSeats, Post
 from simulations.engine.game import GameDefinition
 from simulations.phh.lines import Line
 from simulations.verify.fields import Number
@@ -112,7 +112,8 @@ class Expectations:
 class Scenario:
     """One hand ready to deal: the game with the house's options and the hand's stakes laid
     on, the stacks and button, the straddles, posts and kill blind, the cards (a deck order or
-    a seed) and the action lines (``lines[i]`` is ``actions[i]``)."""
+    a seed) and the action lines (``lines[i]`` is ``actions[i]``); ``blind_seats``, where a
+    button rule placed the blinds (None: the seats after the button post them)."""
 
     file: str
     name: str
@@ -128,3 +129,4 @@ class Scenario:
     lines: tuple[Line, ...]
     jackpot: JackpotRules | None
     expect: Expectations
+    blind_seats: BlindSeats | None = None

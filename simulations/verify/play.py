@@ -50,6 +50,7 @@ def new_hand(scenario: Scenario, *, posts: bool = True, kill: bool = True) -> Ha
         straddles=scenario.straddles,
         posts=scenario.posts if posts else (),
         kill=scenario.kill if kill else None,
+        blind_seats=scenario.blind_seats,
     )
 
 

@@ -33,6 +33,7 @@ from simulations.verify.files import deep_merge, resolve
 from simulations.verify.jackpot import BOARD_CARDS, HOLE_CARDS, JackpotRules
 from simulations.verify.model import Scenario
 from simulations.verify.phh_seed import PHH_INFORMATION
+from simulations.verify.seating import read_seating
 
 MAX_GAME_FILE_BYTES = 256 * 1024
 
@@ -63,8 +64,11 @@ def build_scenario(data: Mapping[str, Any], source: str, name: str, base: Path |
         raise ScenarioError(
             "starting_stacks", f"{players} players: {game_base.name} takes {low} to {high}"
         )
+    seating = read_seating(top, game_base, players)
     button_name = top.raw("button")
     button = players - 1 if button_name is None else player_seat(button_name, "button", players)
+    if seating is not None:
+        button = seating.button
     game, straddles = _stakes(top, game_base, players, button)
     posts = _posts(top, players)
     kill = _kill(top, players)
@@ -99,6 +103,7 @@ def build_scenario(data: Mapping[str, Any], source: str, name: str, base: Path |
         lines=lines,
         jackpot=jackpot,
         expect=expect,
+        blind_seats=None if seating is None else seating.blind_seats,
     )
 
 

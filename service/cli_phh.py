@@ -2,8 +2,9 @@
 ``cardroom deal --phh``: the hand dealt, written as PHH.
 
 ``replay`` prints a line for each hand that does not end at its ``finishing_stacks`` or
-cannot be replayed (naming the file, the hand and the field), a summary line for each file
-of several hands, the readings the hands needed (counted by kind; each hand's with
+cannot be replayed (naming the file, the hand and the field; with ``--each``, a line for
+every hand, those replayed to their stacks too), a summary line for each file of several
+hands, the readings the hands needed (counted by kind; each hand's with
 ``--notes``), and a final count.  Exit 0: every hand replayed to its finishing stacks; 1:
 some differ; 2: some file or hand could not be read or replayed.
 """
@@ -75,6 +76,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     replay.add_argument(
         "--notes", action="store_true", help="list every hand's notes, not only their count"
     )
+    replay.add_argument(
+        "--each",
+        action="store_true",
+        help="a line for every hand, those replayed to their finishing stacks too",
+    )
 
 
 def options_of(args: argparse.Namespace) -> ReplayOptions:
@@ -98,7 +104,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(as_json(reports, seconds)))
         else:
-            for line in describe(reports, seconds, every_note=args.notes):
+            for line in describe(reports, seconds, every_note=args.notes, every_hand=args.each):
                 print(line)
         sys.stdout.flush()
     except BrokenPipeError:  # the reader stopped early (| head): the report is cut, not wrong
@@ -130,9 +136,11 @@ def _hand_line(result: ScenarioResult) -> str:
     return f"  {where(result)}: replayed to its finishing stacks"
 
 
-def describe(reports: Sequence[FileReport], seconds: float, *, every_note: bool) -> list[str]:
-    """The text report: failures hand by hand, a line per file of several hands, the notes
-    counted by kind, and the totals."""
+def describe(
+    reports: Sequence[FileReport], seconds: float, *, every_note: bool, every_hand: bool = False
+) -> list[str]:
+    """The text report: failures hand by hand (``every_hand``: every hand), a line per file
+    of several hands, the notes counted by kind, and the totals."""
     lines: list[str] = []
     notes: Counter[str] = Counter()
     for report in reports:
@@ -148,7 +156,8 @@ def describe(reports: Sequence[FileReport], seconds: float, *, every_note: bool)
         for result in report.results:
             kinds = {note_kind(note) for note in result.notes}
             notes.update(kinds)
-            if result.outcome is not Outcome.PASSED or (every_note and result.notes):
+            shown = every_hand or (every_note and bool(result.notes))
+            if result.outcome is not Outcome.PASSED or shown:
                 lines.append(_hand_line(result))
                 lines.extend(f"    note: {note}" for note in result.notes)
     results = [result for report in reports for result in report.results]

@@ -89,6 +89,22 @@ def test_a_wrong_finishing_stack_is_a_difference(
     assert "2 hands, 1 replayed to their finishing stacks, 1 differ, 0 unreadable" in out
 
 
+def test_each_hand_gets_a_line_with_each(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --each only the hand that differs is listed; with it the replayed hand is
+    listed too, each hand once, and the totals are the same."""
+    path = write(tmp_path, "two.phhs", several(FT_HAND, FT_HAND.replace("103]", "104]")))
+    code, plain = run(capsys, str(path))
+    code_each, each = run(capsys, str(path), "--each")
+    assert code == code_each == 1
+    replayed = f"{path}#1: replayed to its finishing stacks"
+    differs = f"{path}#2: differs: finishing_stacks"
+    assert replayed not in plain and differs in plain
+    assert each.count(replayed) == 1 and each.count(differs) == 1
+    assert plain.splitlines()[-1].split(" (")[0] == each.splitlines()[-1].split(" (")[0]
+
+
 BAD = [
     (
         "missing starting_stacks",

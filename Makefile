@@ -76,7 +76,8 @@ bench-quick:
 # dealing and showdown modules ([tool.mutmut] in pyproject.toml) and runs the scenario corpus
 # against every mutant.  A mutant of a compiled module would never run, so the run works on
 # a copy of the tree without the compiled build (build/mutation); the build in the working
-# tree is neither used nor changed.  Prints the score per module; 17 to 25 minutes on 2 cores.
+# tree is neither used nor changed.  Prints the score per module; 30 to 95 minutes on 2 cores
+# (docs/mutation.md gives each run's time and the machine's load).
 mutate: $(VENV)/.installed-test
 	test -x $(BIN)/mutmut || $(BIN)/python -m pip install --quiet -e '.[test,mutate]'
 	$(BIN)/python bench/mutation.py run

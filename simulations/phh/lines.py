@@ -294,17 +294,13 @@ def engine_action(line: Line, legal: LegalActions) -> Action:
 
 # The lines whose action depends on the turn (what is to be called, whether a bet stands).
 READS_THE_TURN = frozenset({CHECK_OR_CALL, BET_OR_RAISE})
-# The actions without amount or cards, made once: an Action is a value, and building one
-# runs the dataclass's generated (interpreted) __init__.
-_FOLD = Action.fold()
-_CHECK = Action.check()
-_CALL = Action.call()
-_BRING_IN = Action.bring_in()
 
 
 def check_or_call(can_check: bool) -> Action:
     """A ``cc`` line's action: a check where the player may check, else a call."""
-    return _CHECK if can_check else _CALL
+    # Each line's action is built as it is played, not once at import: the engine's own
+    # constructors then run with every hand (and a mutation of them shows).
+    return Action.check() if can_check else Action.call()
 
 
 def plain_action(line: Line) -> Action:
@@ -313,9 +309,9 @@ def plain_action(line: Line) -> Action:
     cards = line.cards or ()
     match line.verb:
         case "f":
-            return _FOLD
+            return Action.fold()
         case "pb":
-            return _BRING_IN
+            return Action.bring_in()
         case "sd":
             return Action.draw(cards)
         case "declare":

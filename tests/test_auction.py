@@ -313,6 +313,12 @@ FOURTH = '{ auction = "fourth street", burn = true, minimum = 1, sealed = false 
             "phases[3]",
             "a payment comes right after the deal",
         ),
+        (
+            '{ auction = "third street", down = 2, minimum = 1, sealed = false }',
+            '{ deal = "third street", down = 2, up = 1, extra_up = "4" }',
+            "phases[0].extra_up",
+            "extra upcards are not dealt in a game with a draft or an auction",
+        ),
     ],
 )
 def test_bad_auction_files_name_the_field(old: str, new: str, field: str, message: str) -> None:

@@ -203,6 +203,12 @@ def test_more_than_four_upcards_are_read_by_the_best_four() -> None:
             "needs up cards",
         ),
         ('{ pay = "third street", rank = "3" }', '{ pay = "third street" }', "phases[1].rank", ""),
+        (
+            'halves = [{ ranking = "high", wild_ranks = "39", name = "Baseball" }]',
+            'halves = [{ ranking = "high" }]',
+            "showdown.halves[0]",
+            "a game with extra upcards ranks a high half with wild cards",
+        ),
     ],
 )
 def test_bad_baseball_files_are_refused_naming_the_field(

@@ -223,7 +223,8 @@ from simulations.engine.gamefile_read import (
 )
 from simulations.engine.gamefile_showdown import read_showdown
 from simulations.engine.limits import Limit
-from simulations.engine.phases import Bet, Draw, cards_held
+from simulations.engine.phases import Bet, Deal, Draw, Phase, cards_held
+from simulations.engine.showdown import Showdown
 from simulations.spec import echo, shown_key
 
 __all__ = [
@@ -360,6 +361,22 @@ _TOP_KEYS = (
 )
 
 
+def _check_extra_upcards(phases: tuple[Phase, ...], showdown: Showdown) -> None:
+    """Extra upcards (Baseball's) give a player more cards than the deal counts: only a half
+    with a ranking system (a high half over a stripped deck or with wild cards) ranks a hand
+    of any size, as Baseball's own does."""
+    if not any(isinstance(p, Deal) and p.extra_up is not None for p in phases):
+        return
+    for index, half in enumerate(showdown.halves):
+        if half.system is None:
+            raise Invalid(
+                f"showdown.halves[{index}]",
+                f"a {half.label} half ranks hands of the cards the deal counts, and extra "
+                "upcards (extra_up) deal more: a game with extra upcards ranks a high half "
+                "with wild cards or over a stripped deck, as Baseball does",
+            )
+
+
 def _check_cards_held(held: int, board: int, deck_size: int) -> None:
     """A player's cards and the board come out of one deck, and the hand at the showdown is
     chosen from them: both bound what the phases may deal."""
@@ -411,6 +428,7 @@ def _parse(data: Mapping[str, Any], source: str) -> GameEntry | GutsEntry:
     deck, exhaustion, bottom_card, five_in_a_row = read_deck(top.table("deck"), draws, board)
     _check_cards_held(held, board, deck.size)
     showdown, selection = read_showdown(top.table("showdown"), deck, name, held, board)
+    _check_extra_upcards(phases, showdown)
     house = read_house(house_table, limit, forced, stakes)
     kill = read_kill(top.table("kill"), deck)
     switch = read_switch(

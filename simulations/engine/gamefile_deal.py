@@ -77,7 +77,23 @@ def read_phases(value: object) -> tuple[Phase, ...]:
     if not any(isinstance(p, Bet) for p in phases):
         raise Invalid("phases", "a game has at least one betting round ('bet')")
     _check_home_deals(phases)
+    _check_extra_upcards(phases)
     return phases
+
+
+def _check_extra_upcards(phases: tuple[Phase, ...]) -> None:
+    """Extra upcards (Baseball's) take cards no count foresees, so they are refused in a game
+    whose draft or auction deals the centre from the stub: the centre must be dealt whole."""
+    centre = next((p for p in phases if isinstance(p, Draft | Auction)), None)
+    if centre is None:
+        return
+    for index, phase in enumerate(phases):
+        if isinstance(phase, Deal) and phase.extra_up is not None:
+            raise Invalid(
+                f"phases[{index}].extra_up",
+                f"extra upcards are not dealt in a game with a draft or an auction "
+                f"({centre.street}): they may leave the stub short of the centre's cards",
+            )
 
 
 def _check_home_deals(phases: tuple[Phase, ...]) -> None:

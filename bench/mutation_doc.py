@@ -423,24 +423,24 @@ def render_readme(
     return "\n".join(out) + "\n"
 
 
+def _write_between(path: Path, start: str, end: str, body: str, what: str) -> None:
+    """Replace the text between the markers ``start`` and ``end`` of ``path`` with ``body``."""
+    text = path.read_text(encoding="utf-8")
+    if start not in text or end not in text:
+        raise ValueError(f"{path}: the markers of {what} are missing")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    path.write_text(f"{head}{start}{body}{end}{tail}", encoding="utf-8")
+
+
 def write_readme(readme: Path, generated: str) -> None:
     """Replace the table between the README's survivor markers with ``generated``."""
-    text = readme.read_text(encoding="utf-8")
-    if README_START not in text or README_END not in text:
-        raise ValueError(f"{readme}: the markers of the survivors' table are missing")
-    head, rest = text.split(README_START, 1)
-    _, tail = rest.split(README_END, 1)
-    readme.write_text(f"{head}{README_START}\n{generated}{README_END}{tail}", encoding="utf-8")
+    _write_between(readme, README_START, README_END, f"\n{generated}", "the survivors' table")
 
 
 def write_doc(doc: Path, generated: str) -> None:
     """Replace the text between the markers of ``doc`` with ``generated``."""
-    text = doc.read_text(encoding="utf-8")
-    if START_MARKER not in text or END_MARKER not in text:
-        raise ValueError(f"{doc}: the markers of the generated part are missing")
-    head, rest = text.split(START_MARKER, 1)
-    _, tail = rest.split(END_MARKER, 1)
-    doc.write_text(f"{head}{START_MARKER}\n\n{generated}\n{END_MARKER}{tail}", encoding="utf-8")
+    _write_between(doc, START_MARKER, END_MARKER, f"\n\n{generated}\n", "the generated part")
 
 
 def generate(work: Path, classes: Path, doc: Path, readme: Path | None = None) -> list[str]:

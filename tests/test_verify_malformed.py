@@ -99,6 +99,13 @@ CASES = [
         "is required",
     ),
     (
+        "a last hand the moving button cannot move on from",
+        SEATED.replace("dead-button", "moving-button").replace("[1, 3, 4]", "[1, 3, 4]")
+        + "last_hand = { button = 1, big_blinds = [1, 3, 4] }",
+        "last_hand",
+        "to two blinds for seat",
+    ),
+    (
         "three blinds under a button rule",
         SEATED.replace('"NT"', '"FQB"') + LAST_HAND,
         "button_rule",

@@ -77,6 +77,17 @@ def read_seating(top: Table, game: GameDefinition, players: int) -> Seating | No
         seating = hand_seating(positions, occupied)
     except ValueError as error:
         raise ScenarioError("last_hand", str(error)) from None
+    posting = [*positions.small_blinds, *positions.big_blinds]
+    twice = sorted({seat + 1 for seat in posting if posting.count(seat) > 1})
+    if twice:
+        # A last hand the rule would not have left (its big blind not moved on from its
+        # button), so that the rule moves the big blind round the whole table.
+        seats = ", ".join(str(seat) for seat in twice)
+        raise ScenarioError(
+            "last_hand",
+            f"the {rule.value} rule moves on from this last hand to two blinds for seat "
+            f"{seats}: its button and blinds are not a hand that rule leaves",
+        )
     return Seating(
         seating.button, BlindSeats(tuple(seating.small_blinds), tuple(seating.big_blinds))
     )

@@ -99,6 +99,12 @@ CASES = [
         "is required",
     ),
     (
+        "a table too large",
+        SEATED.replace("seat_count = 4", "seat_count = 1000000000000") + LAST_HAND,
+        "seat_count",
+        "a table has at most 64",
+    ),
+    (
         "a last hand the moving button cannot move on from",
         SEATED.replace("dead-button", "moving-button").replace("[1, 3, 4]", "[1, 3, 4]")
         + "last_hand = { button = 1, big_blinds = [1, 3, 4] }",

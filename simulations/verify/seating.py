@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from simulations.engine.buttons import ButtonRule, Positions, hand_seating, next_positions
 from simulations.engine.forced import BlindSeats
 from simulations.engine.game import GameDefinition
+from simulations.engine.gamefile_read import MAX_PLAYERS as MAX_SEATS
 from simulations.spec import echo
 from simulations.verify.fields import ScenarioError, Table
 
@@ -66,6 +67,8 @@ def read_seating(top: Table, game: GameDefinition, players: int) -> Seating | No
     count = top.integer("seat_count", low=2)
     if count is None:
         raise ScenarioError("seat_count", "is required with button_rule: the table's seats")
+    if count > MAX_SEATS:
+        raise ScenarioError("seat_count", f"{count} seats: a table has at most {MAX_SEATS}")
     occupied = _occupied(top, count, players)
     if last is None:
         raise ScenarioError(

@@ -361,7 +361,7 @@ _TOP_KEYS = (
 )
 
 
-def _check_extra_upcards(phases: tuple[Phase, ...], showdown: Showdown) -> None:
+def _check_halves_rank_extra_upcards(phases: tuple[Phase, ...], showdown: Showdown) -> None:
     """Extra upcards (Baseball's) give a player more cards than the deal counts: only a half
     with a ranking system (a high half over a stripped deck or with wild cards) ranks a hand
     of any size, as Baseball's own does."""
@@ -428,7 +428,7 @@ def _parse(data: Mapping[str, Any], source: str) -> GameEntry | GutsEntry:
     deck, exhaustion, bottom_card, five_in_a_row = read_deck(top.table("deck"), draws, board)
     _check_cards_held(held, board, deck.size)
     showdown, selection = read_showdown(top.table("showdown"), deck, name, held, board)
-    _check_extra_upcards(phases, showdown)
+    _check_halves_rank_extra_upcards(phases, showdown)
     house = read_house(house_table, limit, forced, stakes)
     kill = read_kill(top.table("kill"), deck)
     switch = read_switch(

@@ -77,11 +77,11 @@ def read_phases(value: object) -> tuple[Phase, ...]:
     if not any(isinstance(p, Bet) for p in phases):
         raise Invalid("phases", "a game has at least one betting round ('bet')")
     _check_home_deals(phases)
-    _check_extra_upcards(phases)
+    _check_no_extra_upcards_beside_a_centre(phases)
     return phases
 
 
-def _check_extra_upcards(phases: tuple[Phase, ...]) -> None:
+def _check_no_extra_upcards_beside_a_centre(phases: tuple[Phase, ...]) -> None:
     """Extra upcards (Baseball's) take cards no count foresees, so they are refused in a game
     whose draft or auction deals the centre from the stub: the centre must be dealt whole."""
     centre = next((p for p in phases if isinstance(p, Draft | Auction)), None)

@@ -575,6 +575,58 @@ class GutsResult(_message.Message):
     equilibrium: GutsEquilibriumResult
     def __init__(self, sessions: _Optional[int] = ..., ended: _Optional[int] = ..., censored: _Optional[int] = ..., pot_limit_stopped: _Optional[int] = ..., deals_mean: _Optional[float] = ..., deals_median: _Optional[int] = ..., deals_p90: _Optional[int] = ..., deals_p99: _Optional[int] = ..., deals_max: _Optional[int] = ..., deals_histogram: _Optional[_Iterable[_Union[CountOfValue, _Mapping]]] = ..., pot_by_deal: _Optional[_Iterable[_Union[GutsPotByDeal, _Mapping]]] = ..., largest_pot: _Optional[int] = ..., pot_over: _Optional[_Iterable[_Union[GutsPotOver, _Mapping]]] = ..., cap_hit_sessions: _Optional[int] = ..., cap_hits: _Optional[int] = ..., set_aside_total: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[GutsSeat, _Mapping]]] = ..., equilibrium: _Optional[_Union[GutsEquilibriumResult, _Mapping]] = ...) -> None: ...
 
+class Distribution(_message.Message):
+    __slots__ = ("count", "minimum", "maximum", "quantiles", "mean", "mean_ci95_low", "mean_ci95_high", "tail", "tail_note", "censored", "censored_note", "histogram", "log_histogram")
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    MINIMUM_FIELD_NUMBER: _ClassVar[int]
+    MAXIMUM_FIELD_NUMBER: _ClassVar[int]
+    QUANTILES_FIELD_NUMBER: _ClassVar[int]
+    MEAN_FIELD_NUMBER: _ClassVar[int]
+    MEAN_CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    MEAN_CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    TAIL_FIELD_NUMBER: _ClassVar[int]
+    TAIL_NOTE_FIELD_NUMBER: _ClassVar[int]
+    CENSORED_FIELD_NUMBER: _ClassVar[int]
+    CENSORED_NOTE_FIELD_NUMBER: _ClassVar[int]
+    HISTOGRAM_FIELD_NUMBER: _ClassVar[int]
+    LOG_HISTOGRAM_FIELD_NUMBER: _ClassVar[int]
+    count: int
+    minimum: float
+    maximum: float
+    quantiles: _containers.RepeatedCompositeFieldContainer[QuantileEstimate]
+    mean: float
+    mean_ci95_low: float
+    mean_ci95_high: float
+    tail: str
+    tail_note: str
+    censored: int
+    censored_note: str
+    histogram: _containers.RepeatedCompositeFieldContainer[CountOfValue]
+    log_histogram: _containers.RepeatedCompositeFieldContainer[LogBin]
+    def __init__(self, count: _Optional[int] = ..., minimum: _Optional[float] = ..., maximum: _Optional[float] = ..., quantiles: _Optional[_Iterable[_Union[QuantileEstimate, _Mapping]]] = ..., mean: _Optional[float] = ..., mean_ci95_low: _Optional[float] = ..., mean_ci95_high: _Optional[float] = ..., tail: _Optional[str] = ..., tail_note: _Optional[str] = ..., censored: _Optional[int] = ..., censored_note: _Optional[str] = ..., histogram: _Optional[_Iterable[_Union[CountOfValue, _Mapping]]] = ..., log_histogram: _Optional[_Iterable[_Union[LogBin, _Mapping]]] = ...) -> None: ...
+
+class QuantileEstimate(_message.Message):
+    __slots__ = ("q", "value", "ci95_low", "ci95_high")
+    Q_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    q: float
+    value: float
+    ci95_low: float
+    ci95_high: float
+    def __init__(self, q: _Optional[float] = ..., value: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ...) -> None: ...
+
+class LogBin(_message.Message):
+    __slots__ = ("low", "high", "count")
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    low: float
+    high: float
+    count: int
+    def __init__(self, low: _Optional[float] = ..., high: _Optional[float] = ..., count: _Optional[int] = ...) -> None: ...
+
 class CountOfValue(_message.Message):
     __slots__ = ("value", "count")
     VALUE_FIELD_NUMBER: _ClassVar[int]

@@ -8,6 +8,7 @@ rather than a silent default.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Mapping
@@ -248,6 +249,43 @@ class Fields:
                 raise SpecError(
                     self.path(key), f"must hold integers in {low:,}..{high:,}, got {number(v)}"
                 )
+        return list(value)
+
+    def integer_list(
+        self, key: str, default: list[int], *, low: int, high: int, most: int
+    ) -> list[int]:
+        """A list of one to ``most`` integers in low..high, strictly increasing."""
+        value = self._get(key, default)
+        if (
+            not isinstance(value, list)
+            or not value
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
+        ):
+            raise SpecError(self.path(key), f"must be a list of integers, not {echo(value)}")
+        if len(value) > most:
+            raise SpecError(
+                self.path(key), f"must hold at most {most} integers, got {len(value):,}"
+            )
+        for v in value:
+            if not low <= v <= high:
+                raise SpecError(
+                    self.path(key), f"must hold integers in {low:,}..{high:,}, got {number(v)}"
+                )
+        if any(b <= a for a, b in itertools.pairwise(value)):
+            raise SpecError(self.path(key), f"must increase, got {echo(value)}")
+        return list(value)
+
+    def booleans(self, key: str, *, count: int) -> list[bool]:
+        """A list of exactly ``count`` booleans (required)."""
+        value = self._get(key, _MISSING)
+        if (
+            not isinstance(value, list)
+            or len(value) != count
+            or any(not isinstance(v, bool) for v in value)
+        ):
+            raise SpecError(
+                self.path(key), f"must be a list of {count} true or false, not {echo(value)}"
+            )
         return list(value)
 
     def strings(self, key: str, default: list[str], *, most: int) -> list[str]:

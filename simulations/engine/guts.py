@@ -22,8 +22,9 @@ Every chip is accounted for: each player's net (``nets``, negative when he has p
 than he took), the pot and the chips set aside over the cap always sum to what the session
 started from (``carried``, 0 unless it starts from an earlier game's set-aside).  There are
 no table stakes: a loser pays the whole match however much that is.  Without a cap the pot
-can grow "exponentially" (ten players all in multiply it by nine each deal), so a session
-stops, saying so, once the pot and the set-aside pass :data:`MAX_POT` chips.
+can grow "exponentially" (ten players all in multiply it by nine each deal); chips are
+Python integers, so no pot is too big to count, and a session stops for its size only when
+asked to (``max_pot``), saying so.
 """
 
 from __future__ import annotations
@@ -73,7 +74,16 @@ from simulations.engine.guts_rules import MATCH, NO_CAP, VICIOUS, WORST_HAND_DOU
 from simulations.engine.pots import clockwise_from_button, split
 from simulations.spec import echo
 
-__all__ = ["MAX_POT", "GutsDecision", "GutsGame", "GutsLegal", "GutsSession", "IllegalAction"]
+# The compiled pot rules reckon in 64-bit chips; a pot past them (without a cap it multiplies
+# every deal) is reckoned by the same rule's own Python source, in Python's integers.
+_INT64_MAX = 2**63 - 1
+
+
+def _wide(chips: int) -> bool:
+    """Whether ``chips`` is past what the compiled rules reckon in."""
+    return not -_INT64_MAX <= chips <= _INT64_MAX
+
+__all__ = ["GutsDecision", "GutsGame", "GutsLegal", "GutsSession", "IllegalAction"]
 
 _PACK = Deck.standard()
 _POT_RULES = {
@@ -81,9 +91,6 @@ _POT_RULES = {
     PotRule.WORST_HAND_DOUBLES: WORST_HAND_DOUBLES,
     PotRule.VICIOUS: VICIOUS,
 }
-# The most chips a session lets the pot and the set-aside reach: past it the session stops.
-# Any pot up to it, times the most players, still splits in 64-bit chips.
-MAX_POT = 10**15
 
 
 @dataclass(frozen=True)
@@ -109,7 +116,8 @@ class GutsSession:
     ``players`` sit in seats 0 to players - 1, clockwise; ``button`` deals first.  Deals come
     from ``decks`` (each a deck order: the cards in the order they are dealt), one per deal
     in turn, then from ``rng``; with neither left the session stops (:class:`Stopped`), and
-    so it does after ``max_deals`` deals.  ``carried`` is an earlier game's set-aside, this
+    so it does after ``max_deals`` deals, or once the pot and the set-aside pass ``max_pot``
+    chips where a caller names that bound.  ``carried`` is an earlier game's set-aside, this
     game's ante in place of the players' antes.
     """
 
@@ -123,6 +131,7 @@ class GutsSession:
         decks: Sequence[Sequence[int]] = (),
         carried: int = 0,
         max_deals: int | None = None,
+        max_pot: int | None = None,
     ) -> None:
         if not game.min_players <= players <= game.max_players:
             raise ValueError(
@@ -136,8 +145,8 @@ class GutsSession:
         if carried < 0:
             raise ValueError(f"carried: cannot be negative, got {carried}")
         start, field = (carried, "carried") if carried else (game.ante * players, "ante")
-        if start > MAX_POT:
-            raise ValueError(f"{field}: the pot starts at {start:,} chips; at most {MAX_POT:,}")
+        if max_pot is not None and start > max_pot:
+            raise ValueError(f"{field}: the pot starts at {start:,} chips; at most {max_pot:,}")
         if max_deals is not None and max_deals < 1:
             raise ValueError(f"max_deals: must be at least 1, got {max_deals}")
         self.game = game
@@ -149,6 +158,7 @@ class GutsSession:
             _checked_deck(order, i, players * game.cards) for i, order in enumerate(decks)
         ]
         self._max_deals = max_deals
+        self._max_pot = max_pot
         self.events: list[GutsEvent] = []
         self.deals = 0
         self.pot = 0
@@ -281,7 +291,7 @@ class GutsSession:
         self._into_pot(self.game.ante * self.n)
 
     def _start_deal(self) -> None:
-        if self.pot + self.set_aside > MAX_POT:
+        if self._max_pot is not None and self.pot + self.set_aside > self._max_pot:
             self._stop(StopReason.POT_LIMIT)
             return
         if self._max_deals is not None and self.deals >= self._max_deals:
@@ -437,8 +447,10 @@ class GutsSession:
         twice = game.worst_hand_pays is WorstHandPays.TWICE_THE_POT
         every = game.vicious_payers is ViciousPayers.EVERY_PLAYER_IN
         best, worst = max(values.values()), min(values.values())
+        reckon = owed.py_func if _wide(2 * pot) else owed
         payments = {
-            s: owed(rule, pot, values[s] == best, values[s] == worst, twice, every) for s in payers
+            s: reckon(rule, pot, values[s] == best, values[s] == worst, twice, every)
+            for s in payers
         }
         return {s: chips for s, chips in payments.items() if chips}
 
@@ -468,7 +480,8 @@ class GutsSession:
         at $50 and the extra $30 would be set aside as the ante": what would take the pot
         past the cap is set aside."""
         cap = self.game.cap
-        excess = over_cap(self.pot, amount, NO_CAP if cap is None else cap)
+        reckon = over_cap.py_func if _wide(self.pot + amount) else over_cap
+        excess = reckon(self.pot, amount, NO_CAP if cap is None else cap)
         self.pot += amount - excess
         if excess:
             assert cap is not None

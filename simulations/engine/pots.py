@@ -122,7 +122,10 @@ def split(
     if rule is OddChipRule.EXACT:
         return {seat: Fraction(amount, len(order)) for seat in order}
     count, code = len(order), rule.code
-    return {seat: int(winner_chips(amount, count, i, code)) for i, seat in enumerate(order)}
+    # The compiled rule reckons in 64-bit chips; a bigger pot (guts without a cap) by the
+    # same rule's own Python source.
+    chips = winner_chips if -(2**63) < amount < 2**63 else winner_chips.py_func
+    return {seat: int(chips(amount, count, i, code)) for i, seat in enumerate(order)}
 
 
 def split_high_low(

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from functools import cache
 from math import comb, perm
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -101,7 +102,7 @@ def _job(text: str) -> Job:
     return parse_job_text(text, "toml")
 
 
-def _run(job: Job, shards: int) -> dict[str, object]:
+def _run(job: Job, shards: int) -> dict[str, Any]:
     tally = job.run_shard(0)
     for shard in range(1, shards):
         tally = tally.merge(job.run_shard(shard))
@@ -139,13 +140,13 @@ pot_over = [100, 10000, 1000000]
 
 
 @pytest.fixture(scope="module")
-def six_loose() -> tuple[Job, dict[str, object]]:
+def six_loose() -> tuple[Job, dict[str, Any]]:
     job = _job(SIX_LOOSE)
     return job, _run(job, 2)
 
 
 def test_six_players_loose_uncapped_deals_match_the_geometric_law(
-    six_loose: tuple[Job, dict[str, object]],
+    six_loose: tuple[Job, dict[str, Any]],
 ) -> None:
     """Rules 000_1a86611de8d3f5f7.txt, 'Guts': "The game ends when only a single player has
     the guts to stay in" — six players each in half the time, uncapped: a deal ends the game
@@ -158,7 +159,7 @@ def test_six_players_loose_uncapped_deals_match_the_geometric_law(
     deals = report["deals"]
     assert isinstance(deals, dict)
     assert report["censored"] == 0 and deals["censored"] == 0
-    endings = {e["ending"]: e for e in report["endings"]}  # type: ignore[attr-defined]
+    endings = {e["ending"]: e for e in report["endings"]}
     assert endings["censored"]["sessions"] == 0
     assert sum(e["sessions"] for e in endings.values()) == report["sessions"] == 200_000
     assert _inside(1 / q, deals["mean_ci95_low"], deals["mean_ci95_high"]), (1 / q, deals)
@@ -166,7 +167,7 @@ def test_six_players_loose_uncapped_deals_match_the_geometric_law(
     reported = next(x for x in deals["quantiles"] if x["q"] == 0.5)
     assert _inside(median, reported["ci95_low"], reported["ci95_high"]), (median, reported)
     assert reported["ci95_high"] - reported["ci95_low"] <= 1
-    for over in report["deals_over"]:  # type: ignore[attr-defined]
+    for over in report["deals_over"]:
         exact = (1 - q) ** over["deals"]
         assert _near(exact, over["ci95_low"], over["ci95_high"]), (over, exact)
     for name, share in (("one player in", alone / q), ("every player in tied", tie / q)):
@@ -175,7 +176,7 @@ def test_six_players_loose_uncapped_deals_match_the_geometric_law(
 
 
 def test_six_players_loose_uncapped_final_pot_has_no_finite_mean(
-    six_loose: tuple[Job, dict[str, object]],
+    six_loose: tuple[Job, dict[str, Any]],
 ) -> None:
     """Rules 000_1a86611de8d3f5f7.txt, 'Guts': "Because the pot can double (or more) each
     round, the stakes can grow exponentially" — with six players each in half the time,
@@ -195,7 +196,7 @@ def test_six_players_loose_uncapped_final_pot_has_no_finite_mean(
     assert isinstance(final, dict)
     assert final["tail"] == "no finite mean" and final["mean"] is None
     assert "has no finite mean" in final["tail_note"]
-    for seat in report["seats"]:  # type: ignore[attr-defined]
+    for seat in report["seats"]:
         assert seat["net"]["mean"] is None and seat["net"]["tail"] == "no finite mean"
     assert report["inexact_sessions"] > 0  # huge pots happened, and their games finished
     text = render(job, report)
@@ -230,7 +231,7 @@ def test_three_players_final_pot_law_by_markov_chain() -> None:
     quantiles, P(pot > k antes), its mean 3e/(e - d), the per-deal E[G] = 1 - e + d and
     E[G^2] = 1 - e + 3d, each inside the report's interval."""
     report = _run(_job(G2_THREE), 2)
-    top1, top2, top3 = _three_hands_top()
+    top1, _, top3 = _three_hands_top()
     assert abs(top3 - _all_tie(3)) < 1e-15  # the two countings agree where they meet
     alone, tie = _end_chance(3, 0.5)
     e = alone + tie
@@ -255,10 +256,10 @@ def test_three_players_final_pot_law_by_markov_chain() -> None:
     if final["mean_ci95_low"] is not None:
         mean = 3 * e / (e - d)
         assert _near(mean, final["mean_ci95_low"], final["mean_ci95_high"]), (mean, final)
-    for over in report["pot_over"]:  # type: ignore[attr-defined]
+    for over in report["pot_over"]:
         exact = 1 - cdf(over["times_ante"])  # the pot never shrinks: largest = final
         assert _near(exact, over["ci95_low"], over["ci95_high"]), (over, exact)
-    endings = {x["ending"]: x for x in report["endings"]}  # type: ignore[attr-defined]
+    endings = {x["ending"]: x for x in report["endings"]}
     for name, share in (("one player in", alone / e), ("every player in tied", tie / e)):
         assert _near(share, endings[name]["ci95_low"], endings[name]["ci95_high"])
 
@@ -298,7 +299,7 @@ def test_the_texts_fifty_dollar_cap_example_as_forced_deals() -> None:
     text = CAP_EXAMPLE + _IN_THREE * 4 + _IN_ONE
     report = _run(_job(text), 1)
     n = report["sessions"]
-    assert [(row["deal"], row["mean_pot"]) for row in report["pot_by_deal"]] == [  # type: ignore[attr-defined]
+    assert [(row["deal"], row["mean_pot"]) for row in report["pot_by_deal"]] == [
         (1, 5.0),
         (2, 10.0),
         (3, 20.0),
@@ -313,7 +314,7 @@ def test_the_texts_fifty_dollar_cap_example_as_forced_deals() -> None:
     final = report["final_pot"]
     assert isinstance(final, dict)
     assert all(q["ci95_low"] <= 50 <= q["ci95_high"] for q in final["quantiles"])
-    endings = {x["ending"]: x["sessions"] for x in report["endings"]}  # type: ignore[attr-defined]
+    endings = {x["ending"]: x["sessions"] for x in report["endings"]}
     assert endings["one player in"] == n
 
 
@@ -325,7 +326,7 @@ def test_forced_deals_then_play_on() -> None:
     deals = report["deals"]
     assert isinstance(deals, dict)
     assert deals["minimum"] >= 2 and deals["maximum"] > 2
-    assert report["pot_by_deal"][1]["mean_pot"] == 10.0  # type: ignore[index]
+    assert report["pot_by_deal"][1]["mean_pot"] == 10.0
 
 
 def test_a_deal_limit_is_named_and_its_effect_said() -> None:

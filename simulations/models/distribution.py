@@ -38,6 +38,9 @@ from simulations.stats import Z_95
 QUANTILES = (0.5, 0.9, 0.99)
 # Log-scale bins: this many to an octave (a bin is 2^(1/16) wide, 4.4 %).
 BINS_PER_OCTAVE = 16
+# Whole numbers below this in size have a bin each (exact); above it the bins are log-scale.
+EXACT_BELOW = 4096
+_EXACT_OCTAVES = 12  # log2(EXACT_BELOW)
 # The exact binomial is summed up to this many trials; past it the normal approximation
 # (with continuity) gives the same ranks to within one.
 EXACT_RANKS = 200_000
@@ -174,41 +177,41 @@ def mean_interval(counts: Counts, z: float = Z_95) -> tuple[float, float, float]
 
 
 def log_bin(value: float) -> int:
-    """The log-scale bin of ``value``: 0 for zero, ``±(1 + floor(16 log2 |v|))`` otherwise
-    for |v| >= 1 (a value below one in size is bin ±1 with one), so that bins keep the sign
-    and order of the values they hold."""
-    if value == 0:
-        return 0
+    """The bin of ``value`` (a whole number of chips): the value itself below
+    :data:`EXACT_BELOW` in size, so that small pots and nets are counted exactly; above it
+    ``±(EXACT_BELOW + floor(16 log2(|v| / EXACT_BELOW)))``, a bin 2^(1/16) wide (4.4 %).
+    Bins keep the sign and the order of the values they hold."""
     size = abs(value)
-    index = 1 + max(0, math.floor(BINS_PER_OCTAVE * math.log2(size))) if size >= 1 else 1
+    if size < EXACT_BELOW:
+        return int(value)
+    index = EXACT_BELOW + math.floor(BINS_PER_OCTAVE * (math.log2(size) - _EXACT_OCTAVES))
     return index if value > 0 else -index
 
 
 def bin_edges(index: int) -> tuple[float, float]:
-    """The values bin ``index`` holds, as ``(low, high)`` in increasing order."""
-    if index == 0:
-        return 0.0, 0.0
-    size = abs(index) - 1
-    low, high = 2.0 ** (size / BINS_PER_OCTAVE), 2.0 ** ((size + 1) / BINS_PER_OCTAVE)
-    if size == 0:
-        low = 1.0
+    """The values bin ``index`` holds, as ``(low, high)`` in increasing order: ``(v, v)``
+    for an exact value."""
+    size = abs(index)
+    if size < EXACT_BELOW:
+        return float(index), float(index)
+    octaves = _EXACT_OCTAVES + (size - EXACT_BELOW) / BINS_PER_OCTAVE
+    low, high = 2.0**octaves, 2.0 ** (octaves + 1 / BINS_PER_OCTAVE)
     return (low, high) if index > 0 else (-high, -low)
 
 
 def bin_centre(index: int) -> float:
-    """The geometric centre of bin ``index`` (zero for the zero bin)."""
+    """The value of an exact bin; the geometric centre of a log-scale one."""
     low, high = bin_edges(index)
-    if index == 0:
-        return 0.0
+    if low == high:
+        return low
     return math.copysign(math.sqrt(abs(low) * abs(high)), low)
 
 
 @dataclass(frozen=True)
 class LogBins:
-    """A mergeable histogram of values in log-scale bins (:func:`log_bin`), exact in its
-    counts: ``bins`` counts trials by bin index.  ``exact`` counts the values that were
-    integers read exactly (the kernels' int64 range), beside ``bins``, so that a report can
-    say how many were carried in floating point instead."""
+    """A mergeable histogram of whole-number values in the bins of :func:`log_bin` (exact
+    below :data:`EXACT_BELOW`, log-scale above), exact in its counts: ``bins`` counts trials
+    by bin index."""
 
     bins: Counts = field(default_factory=Counts)
 
@@ -222,19 +225,6 @@ class LogBins:
     @property
     def total(self) -> int:
         return self.bins.total
-
-    def share_over(self, threshold: float) -> tuple[int, bool]:
-        """Trials whose value lies in a bin wholly above ``threshold``, and whether the
-        threshold falls inside a bin (then the count is a lower bound by that bin)."""
-        above = 0
-        straddles = False
-        for index, count in self.bins.pairs:
-            low, high = bin_edges(index)
-            if low > threshold:
-                above += count
-            elif high > threshold and low != high:
-                straddles = True
-        return above, straddles
 
 
 # -- tail verdicts -------------------------------------------------------------------------
@@ -256,32 +246,27 @@ class Hill:
 
 
 def hill(bins: LogBins, z: float = Z_95) -> Hill | None:
-    """The Hill estimator over the largest ``sqrt(n)`` positive values (bin centres; the
-    bins' width, 4.4 %, moves log values by at most 0.03), or None when fewer than 50 positive
-    values or no spread among the largest."""
+    """The Hill estimator over the largest values: whole bins from the top until at least
+    ``sqrt(n)`` values, measured from the lower edge of the last bin taken (so the
+    threshold is exact) with each value at its bin's centre (exact below
+    :data:`EXACT_BELOW`; above, a bin's width moves a log value by at most 0.022).  None
+    with fewer than 50 positive values or no spread among the largest."""
     positive = [(index, count) for index, count in bins.bins.pairs if index > 0]
     n = sum(count for _, count in positive)
     if n < 50:
         return None
-    k = max(10, math.isqrt(n))
-    # The k largest and the (k+1)-th as the threshold.
-    taken = 0
+    wanted = max(10, math.isqrt(n))
+    k = 0
     logs = 0.0
     threshold = 0.0
     for index, count in reversed(positive):
-        centre = math.log(bin_centre(index))
-        use = min(count, k + 1 - taken)
-        if taken + use > k:
-            logs += (use - 1) * centre
-            threshold = centre
-            taken += use
+        k += count
+        logs += count * math.log(bin_centre(index))
+        threshold = math.log(bin_edges(index)[0])
+        if k >= wanted:
             break
-        logs += use * centre
-        taken += use
-    if taken <= k or not logs:
-        return None
     spread = logs / k - threshold
-    if spread <= 0:
+    if k >= n or spread <= 0:
         return None
     alpha = 1.0 / spread
     half = z / math.sqrt(k)
@@ -371,12 +356,14 @@ def log_summary(
     qs: Sequence[float] = QUANTILES,
     *,
     mean: tuple[float, float, float] | None = None,
+    maximum: float | None = None,
     censored: int = 0,
     censored_note: str = "",
 ) -> dict[str, Any]:
-    """The ``Distribution`` report of log-scale bins: quantiles are bin centres, their
-    intervals the outer edges of the bins at the order statistics' ranks; ``mean`` is the
-    caller's ``(mean, low, high)`` from exact sums, shown as the verdict allows."""
+    """The ``Distribution`` report of :class:`LogBins`: quantiles are exact values or
+    bin centres, their intervals the outer edges of the bins at the order statistics' ranks;
+    ``mean`` is the caller's ``(mean, low, high)`` from exact sums, shown as the verdict
+    allows; ``maximum``, where the caller kept it exactly, replaces the top bin's edge."""
     counts = bins.bins
     if not counts:
         return _empty(verdict)
@@ -401,7 +388,7 @@ def log_summary(
     return {
         "count": counts.total,
         "minimum": bin_edges(counts.minimum)[0],
-        "maximum": bin_edges(counts.maximum)[1],
+        "maximum": bin_edges(counts.maximum)[1] if maximum is None else float(maximum),
         "quantiles": quantiles,
         "mean": shown_mean,
         "mean_ci95_low": low_mean,

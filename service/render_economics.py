@@ -25,6 +25,38 @@ def _hours(x: float | None) -> str:
     return f"{x:,.1f} hours" if x < 48 else f"{x / 24:,.1f} days"
 
 
+def _quantile_name(q: float) -> str:
+    return "median" if q == 0.5 else f"{100 * q:g} %"
+
+
+def _waits(waits: Mapping[str, Any]) -> str:
+    """The hands between hits in a line: quantiles and the mean, each with its interval."""
+    parts = []
+    for q in waits["quantiles"]:
+        parts.append(
+            f"{_quantile_name(q['q'])} {q['value']:,.0f} ({q['ci95_low']:,.0f} to "
+            f"{q['ci95_high']:,.0f})"
+        )
+    text = "hands: " + ", ".join(parts)
+    if waits["mean"] is not None:
+        text += (
+            f"; mean {waits['mean']:,.0f} ({waits['mean_ci95_low']:,.0f} to "
+            f"{waits['mean_ci95_high']:,.0f})"
+        )
+    return text
+
+
+def _taken(taken: Mapping[str, Any]) -> str:
+    """The take of a hand in a line: its quantiles, its mean with the mean's interval."""
+    parts = [f"{_quantile_name(q['q'])} {q['value']:,.0f}" for q in taken["quantiles"]]
+    mean = taken["mean"]
+    if mean is not None:
+        parts.append(
+            f"mean {mean:,.3f} ({taken['mean_ci95_low']:,.3f} to {taken['mean_ci95_high']:,.3f})"
+        )
+    return ", ".join(parts) + f", at most {taken['maximum']:,.0f}"
+
+
 def table_lines(table: Mapping[str, Any]) -> list[str]:
     """The table's course and each kind of player's tracked statistics."""
     lines = [
@@ -55,15 +87,26 @@ def render_jackpot(job: Job, report: Mapping[str, Any]) -> str:
         f"  frequency      {_per_cent(report['frequency'], 5)}  (95 % CI "
         f"{_per_cent(report['ci95_low'], 5)} to {_per_cent(report['ci95_high'], 5)})",
         f"  one in         {f'{one_in:,.0f} hands' if one_in is not None else 'no jackpot hit'}",
+        f"  qualifying     {report['qualifying_hands']:,} hands show a qualifying losing hand, "
+        f"{_per_cent(report['qualifying_frequency'], 5)} (95 % CI "
+        f"{_per_cent(report['qualifying_ci95_low'], 5)} to "
+        f"{_per_cent(report['qualifying_ci95_high'], 5)})",
     ]
+    waits = report["hands_between_hits"]
+    if waits["count"]:
+        lines.append(f"  hit to hit     {_waits(waits)}")
     levels = report.get("levels") or []
     if len(levels) > 1:
-        lines.append("  by qualifier   losing hand or better: hits, per cent (95 % CI)")
+        lines.append(
+            "  by qualifier   losing hand: jackpot hands, per cent (95 % CI); hands showing one"
+        )
+        width = max(28, *(len(level["losing_hand"]) for level in levels))
         for level in levels:
             lines.append(
-                f"    {level['losing_hand']:<28} {level['jackpot_hands']:>9,}  "
+                f"    {level['losing_hand']:<{width}} {level['jackpot_hands']:>9,}  "
                 f"{_per_cent(level['frequency'], 4)} ({_per_cent(level['ci95_low'], 3)} to "
-                f"{_per_cent(level['ci95_high'], 3)})"
+                f"{_per_cent(level['ci95_high'], 3)}); {level['qualifying_hands']:,} "
+                f"{_per_cent(level['qualifying_frequency'], 4)}"
             )
     table = report.get("table")
     if table is not None:
@@ -74,6 +117,8 @@ def render_jackpot(job: Job, report: Mapping[str, Any]) -> str:
             f"{table['drop_per_hand']:,.3f} dropped a hand; "
             f"{_per_cent(table['conditions_met'])} of hands meet the room's conditions"
         )
+        if table["rake_taken"]["maximum"]:
+            lines.append(f"  rake a hand    {_taken(table['rake_taken'])}")
     policy = report.get("policy")
     if policy is not None:
         lines.extend(policy_lines(model.describe_policy(), policy))
@@ -144,6 +189,8 @@ def render_policies(job: Job, report: Mapping[str, Any]) -> str:
             f"per player; {_per_cent(row['raked_share'])} of pots raked, "
             f"{_per_cent(row['capped_share'])} capped"
         )
+        if row["rake_taken"]["maximum"]:
+            lines.append(f"    rake a hand {_taken(row['rake_taken'])}")
         if row["drop_per_hour"]:
             lines.append(f"    jackpot drop {row['drop_per_hour']:,.1f} an hour in the room")
         if row is not policies[0]:

@@ -173,7 +173,7 @@ def test_simulation_is_reproducible_and_chunk_independent_of_calls() -> None:
 
 def test_report_fields_and_tally_merge() -> None:
     model = BadBeatModel()
-    total = BadBeatTally(600, 2).merge(BadBeatTally(400, 3))
+    total = BadBeatTally(600, 2, 7).merge(BadBeatTally(400, 3, 9))
     report = model.report(total)
     assert list(report) == [
         "hands",
@@ -182,6 +182,11 @@ def test_report_fields_and_tally_merge() -> None:
         "ci95_low",
         "ci95_high",
         "one_in",
+        "qualifying_hands",
+        "qualifying_frequency",
+        "qualifying_ci95_low",
+        "qualifying_ci95_high",
+        "hands_between_hits",
         "levels",
         "table",
         "policy",
@@ -191,6 +196,7 @@ def test_report_fields_and_tally_merge() -> None:
     assert report["ci95_low"] < 0.005 < report["ci95_high"]
     assert report["one_in"] == pytest.approx(200.0)
     assert [row["jackpot_hands"] for row in report["levels"]] == [5]
+    assert report["qualifying_hands"] == 16 == report["levels"][0]["qualifying_hands"]
     assert report["table"] is None and report["policy"] is None
     assert model.report(BadBeatTally(10, 0))["one_in"] is None
 

@@ -134,8 +134,8 @@ def test_each_kind_gives_the_same_bytes_however_it_runs(tmp_path: Path) -> None:
         assert len(set(seen.values())) == 1, (kind, seen)
     guts = json.loads(outputs["guts"]["service"])
     assert guts["kind"] == "guts" and guts["sessions"] == 30_000
-    assert sum(b["count"] for b in guts["deals_histogram"]) == 30_000
-    assert guts["largest_pot"] <= 50 and guts["cap_hits"] > 0
+    assert sum(b["count"] for b in guts["deals"]["histogram"]) == 30_000
+    assert guts["largest_pot"]["maximum"] <= 50 and guts["cap_hits"] > 0
     exhaustion = json.loads(outputs["exhaustion"]["service"])
     assert [row["players"] for row in exhaustion["table"]] == [7, 8]
     eight = {e["event"]: e["hands"] for e in exhaustion["table"][1]["events"]}

@@ -24,7 +24,7 @@ from simulations.models import starting_hands, table_kernel, table_reference
 from simulations.models.bad_beat import BadBeatRules, count_jackpots
 from simulations.models.players import EVERY_RIVER, SeatModel
 from simulations.models.table import Conditions, DropRule, Jackpot, RakePolicy, RakeRule, Table
-from simulations.models.table_kernel import FLOPPED, SHOWDOWN, awards
+from simulations.models.table_kernel import CONDITIONS_MET, FLOPPED, SHOWDOWN, awards
 from simulations.models.table_reference import Reference
 
 SEED = 20_260_201
@@ -74,6 +74,7 @@ def _mismatches(table: Table, seeds: npt.NDArray[np.uint64]) -> tuple[list[int],
             bool(hands.flags[i] & SHOWDOWN),
             int(hands.pots[i]),
             int(hands.card_level[i]),
+            int(hands.qualified_level[i]),
         )
         engine = (
             played.payoffs,
@@ -83,6 +84,7 @@ def _mismatches(table: Table, seeds: npt.NDArray[np.uint64]) -> tuple[list[int],
             played.showdown,
             played.pot,
             played.level,
+            played.qualified if hands.flags[i] & CONDITIONS_MET else -1,
         )
         if kernel == engine and played.level >= 0:
             hits += 1
@@ -125,6 +127,20 @@ def test_omaha_hands_end_alike() -> None:
     bad, hits, showdowns = _mismatches(table, _seeds(4_000, SEED + 1))
     assert not bad, bad[:10]
     assert hits > 20 and showdowns > 1_000
+
+
+def test_omaha_bands_end_alike() -> None:
+    """Rules 000, 'Bad beat jackpot': 'the losing hand may be required to be four-of-a-kind':
+    Omaha with the losing hand a band (a full house up to four of a kind, at every level) and
+    the winning hand at most four of a kind — the kernel and the engine judge the same hits,
+    the same roles and the same strictest level showing a qualifying losing hand."""
+    rules = BadBeatRules(
+        "full house", max_losing_hand="quads", max_winning_hand="quads", quads_need_pocket_pair=True
+    )
+    table = _table("omaha", 6, rules, ("quads", "AAAKK", "full house"))
+    bad, hits, _ = _mismatches(table, _seeds(4_000, SEED + 4))
+    assert not bad, bad[:10]
+    assert hits > 20
 
 
 def test_hands_at_the_river_count_when_no_showdown_is_required() -> None:

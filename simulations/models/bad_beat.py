@@ -4,8 +4,11 @@ Rules 000_1a86611de8d3f5f7.txt, 'Bad beat jackpot': the jackpot is paid when a s
 enough hand is shown down and loses to a stronger one, usually with both hole cards
 playing in both hands.  The qualifier settings cover the ways cardrooms write this:
 
-* ``min_losing_hand`` — the weakest losing hand that qualifies (a hand floor);
-* ``min_winning_hand`` — optionally, the weakest winning hand that qualifies;
+* ``losing_hand`` — the band of losing hands that qualify: ``at_least`` (the floor, also
+  written ``min_losing_hand``), ``at_most`` (the ceiling), or ``exactly`` a category or a
+  named hand (both at once: 'the losing hand may be required to be four-of-a-kind');
+* ``winning_hand`` — optionally, the band of winning hands that qualify, written the same
+  way (``min_winning_hand`` its floor);
 * ``hole_cards_play`` — 2, 1 or 0: a hand qualifies only if some five-card hand using at
   least that many of the player's hole cards is worth as much as his best hand;
 * ``quads_need_pocket_pair`` — four of a kind qualifies only with a pocket pair of its rank;
@@ -13,8 +16,10 @@ playing in both hands.  The qualifier settings cover the ways cardrooms write th
   entirely on the board does not qualify.
 
 A hand hits when some pair of players (winner, loser) both qualify, the loser's hand
-is at least the losing floor, the winner's at least the winning floor, and the
-winner's hand beats the loser's.  Every player sees the river.
+lies in the losing band, the winner's in the winning band, and the winner's hand beats the
+loser's.  Every player sees the river, so every hand is shown down; the job counts too the
+hands where one qualifying losing hand is shown, beaten or not (the bad beat needs two: the
+loser's and the winner's), and the hands from one hit to the next.
 
 Each dealt hand is laid out as the five board cards followed by two hole cards per
 player; the compiled kernel and :func:`reference_jackpot` (plain Python over the
@@ -43,7 +48,7 @@ import numpy.typing as npt
 
 from simulations.dealing import deal_from_uniforms
 from simulations.decks import Deck
-from simulations.evaluators.floors import describe_floor, hand_floor
+from simulations.evaluators.floors import hand_floor
 from simulations.evaluators.hand_value import Category
 from simulations.evaluators.high import TABLES, evaluate_high, flush_suit, rank_lookup
 from simulations.evaluators.high_tables import HighTables
@@ -57,11 +62,19 @@ from simulations.models.bad_beat_room import (
     read_policy,
     read_room,
 )
-from simulations.models.economics import read_blinds, table_report
+from simulations.models.distribution import Tail, Verdict, summary
+from simulations.models.economics import read_blinds, table_report, taken_report
 from simulations.models.jackpot_policy import JackpotPolicy
 from simulations.models.players import EVERY_RIVER, SeatModel, read_seat_models
 from simulations.models.table import DropRule, Jackpot, RakePolicy, RakeRule, Table
-from simulations.models.table_tally import LevelTally, TableTally, simulate_table
+from simulations.models.table_jackpot import HandBand, in_band
+from simulations.models.table_tally import (
+    LevelTally,
+    TableTally,
+    Waiting,
+    Waits,
+    simulate_table,
+)
 from simulations.spec import Fields, SpecError, echo
 from simulations.stats import Proportion
 
@@ -81,33 +94,53 @@ _FULL_HOUSE = int(Category.FULL_HOUSE)
 
 @dataclass(frozen=True)
 class BadBeatRules:
-    """The jackpot's qualifiers.  Floors are packed high-hand values (see ``hand_floor``)."""
+    """The jackpot's qualifiers.  Floors and ceilings are packed high-hand values (see
+    ``hand_floor`` and :func:`hand_ceiling`): a losing hand qualifies from
+    ``min_losing_hand`` up to ``max_losing_hand``, a winning hand from ``min_winning_hand``
+    up to ``max_winning_hand`` (None: no such end)."""
 
     min_losing_hand: str = "AAATT"
     min_winning_hand: str | None = None
     hole_cards_play: int = 2
     quads_need_pocket_pair: bool = False
     board_trips_full_house: bool = True
+    max_losing_hand: str | None = None
+    max_winning_hand: str | None = None
 
     def __post_init__(self) -> None:
-        hand_floor(self.min_losing_hand)
-        if self.min_winning_hand is not None:
-            hand_floor(self.min_winning_hand)
+        # Each band checks its ends: a hand it reads, a floor not above the ceiling.
+        self.losing_band, self.winning_band  # noqa: B018
         if self.hole_cards_play not in (0, 1, 2):
             raise ValueError(f"hole_cards_play must be 0, 1 or 2, got {self.hole_cards_play}")
+
+    @property
+    def losing_band(self) -> HandBand:
+        return HandBand(self.min_losing_hand, self.max_losing_hand)
+
+    @property
+    def winning_band(self) -> HandBand:
+        return HandBand(self.min_winning_hand, self.max_winning_hand)
 
     @property
     def losing_floor(self) -> int:
         return hand_floor(self.min_losing_hand)
 
     @property
+    def losing_ceiling(self) -> int:
+        return self.losing_band.ceiling
+
+    @property
     def winning_floor(self) -> int:
-        return _NO_FLOOR if self.min_winning_hand is None else hand_floor(self.min_winning_hand)
+        return self.winning_band.floor
+
+    @property
+    def winning_ceiling(self) -> int:
+        return self.winning_band.ceiling
 
     def describe(self) -> str:
-        parts = [f"losing hand {describe_floor(self.min_losing_hand)} or better"]
-        if self.min_winning_hand is not None:
-            parts.append(f"winning hand {describe_floor(self.min_winning_hand)} or better")
+        parts = [f"losing hand {self.losing_band.describe()}"]
+        if self.min_winning_hand is not None or self.max_winning_hand is not None:
+            parts.append(f"winning hand {self.winning_band.describe()}")
         parts.append(
             {2: "both hole cards play", 1: "at least one hole card plays", 0: "board may play"}[
                 self.hole_cards_play
@@ -120,15 +153,32 @@ class BadBeatRules:
         return "; ".join(parts)
 
 
+# The hands from one hit to the next: each hand hits with the same chance, independently.
+WAITS = Verdict(
+    Tail.FINITE_VARIANCE,
+    "a geometric law (every hand hits with the same chance, independently of the others): "
+    "every moment is finite",
+)
+
+
 @dataclass(frozen=True)
 class BadBeatTally:
-    """Mergeable counts from any number of hands."""
+    """Mergeable counts from any number of hands: hands dealt, jackpot hands (two qualifying
+    hands, the loser's beaten by the winner's), hands showing one qualifying losing hand or
+    more, and the hands from one hit to the next (:class:`Waits`)."""
 
     hands: int = 0
     jackpot_hands: int = 0
+    qualifying_hands: int = 0
+    waits: Waits = field(default_factory=Waits)
 
     def merge(self, other: BadBeatTally) -> BadBeatTally:
-        return BadBeatTally(self.hands + other.hands, self.jackpot_hands + other.jackpot_hands)
+        return BadBeatTally(
+            self.hands + other.hands,
+            self.jackpot_hands + other.jackpot_hands,
+            self.qualifying_hands + other.qualifying_hands,
+            self.waits.merge(other.waits),
+        )
 
     @property
     def trials(self) -> int:
@@ -222,12 +272,8 @@ class BadBeatModel:
         omaha = variant == "omaha"
         jackpot = job.table("jackpot")
         default_losing = OMAHA_LOSING_HAND if omaha else "AAATT"
-        losing = _check_floor(
-            jackpot, "min_losing_hand", jackpot.string("min_losing_hand", default_losing)
-        )
-        winning = jackpot.optional_string("min_winning_hand")
-        if winning is not None:
-            _check_floor(jackpot, "min_winning_hand", winning)
+        losing = _read_band(jackpot, "losing_hand", default_losing)
+        winning = _read_band(jackpot, "winning_hand", None)
         hole = jackpot.integer("hole_cards_play", 2, low=0, high=2)
         if omaha and hole != 2:
             raise SpecError(
@@ -237,12 +283,23 @@ class BadBeatModel:
         board_trips = jackpot.boolean("board_trips_full_house", True)
         sweep = tuple(jackpot.strings("sweep", [], most=MAX_SWEEP))
         for i, text in enumerate(sweep):
+            where = f"{jackpot.path('sweep')}[{i}]"
             try:
-                hand_floor(text)
+                floor = hand_floor(text)
             except ValueError as err:
-                raise SpecError(f"{jackpot.path('sweep')}[{i}]", str(err)) from None
+                raise SpecError(where, str(err)) from None
+            _below_ceiling(where, text, floor, losing)
         jackpot.finish()
-        rules = BadBeatRules(losing, winning, hole, quads, board_trips)
+        assert losing.at_least is not None  # a losing band always has its floor
+        rules = BadBeatRules(
+            losing.at_least,
+            winning.at_least,
+            hole,
+            quads,
+            board_trips,
+            max_losing_hand=losing.at_most,
+            max_winning_hand=winning.at_most,
+        )
         models = read_seat_models(job, players, replace(EVERY_RIVER, seats=players))
         if not job.has("players"):
             models = ()
@@ -250,7 +307,11 @@ class BadBeatModel:
         rake, drop = read_house(job)
         if room.conditions.raked_only and rake is None:
             raise SpecError("room.raked_only", "needs a [rake]: which hands are raked?")
-        policy = read_policy(job, rules.losing_floor, losing)
+        policy = read_policy(job, rules.losing_floor, losing.at_least)
+        if policy is not None:
+            for i, text in enumerate(policy.steps):
+                where = f"policy.step_down.steps[{i}]"
+                _below_ceiling(where, text, hand_floor(text), losing)
         if policy is not None and drop is None:
             raise SpecError("policy", "needs a [drop]: what funds the jackpot?")
         return cls(players, variant, rules, blinds, models, room, rake, drop, policy, sweep)
@@ -285,34 +346,51 @@ class BadBeatModel:
         """Deal and score ``hands`` hands from ``rng`` in fixed chunks (at a table, unless
         the job is the classic one)."""
         if not self.classic:
-            return simulate_table(self.table, hands, rng)
+            return simulate_table(self.table, hands, rng, wait_level=self.schedule[0])
         deck = Deck.standard().as_array()
         k = self.cards_per_hand
         dealt = np.empty((CHUNK_HANDS, k), dtype=np.int8)
         scratch = np.empty(self.players, dtype=np.int64)
+        flags = np.empty(CHUNK_HANDS, dtype=np.bool_)
+        shown = np.empty(CHUNK_HANDS, dtype=np.bool_)
         jackpots = 0
+        qualifying = 0
+        waiting = Waiting()
         done = 0
         while done < hands:
             n = min(CHUNK_HANDS, hands - done)
             deal_from_uniforms(deck, rng.random((n, k)), dealt[:n])
-            jackpots += count_jackpots(dealt[:n], self.players, self.rules, scratch)
+            jackpots += count_jackpots(
+                dealt[:n], self.players, self.rules, scratch, flags[:n], shown[:n]
+            )
+            qualifying += int(shown[:n].sum())
+            waiting.add(flags[:n])
             done += n
-        return BadBeatTally(hands, jackpots)
+        return BadBeatTally(hands, jackpots, qualifying, waiting.waits())
 
     def report(self, tally: BadBeatTally | TableTally) -> dict[str, Any]:
         """Hands dealt, jackpot hands, the frequency with its 95 % Wilson interval, one in N;
-        each level of the qualifier's schedule; at a table its course, and the policy over
-        time."""
+        the hands showing a qualifying losing hand, with theirs; the hands from one hit to
+        the next as a distribution; each level of the qualifier's schedule; at a table its
+        course, and the policy over time."""
         if isinstance(tally, TableTally):
-            levels = level_rows(self.losing_hands, tally.levels, tally.hands)
-            hits = tally.levels[self.schedule[0]].hits if tally.levels else 0
+            levels = level_rows(self.losing_hands, tally.levels, tally.hands, self.rules)
+            first = tally.levels[self.schedule[0]] if tally.levels else LevelTally()
+            hits, qualifying = first.hits, first.qualified
+            waits = tally.waits
         else:
-            hits = tally.jackpot_hands
+            hits, qualifying = tally.jackpot_hands, tally.qualifying_hands
             levels = level_rows(
-                self.losing_hands[:1], (LevelTally(hits, hits),), max(tally.hands, 1)
+                self.losing_hands[:1],
+                (LevelTally(hits, hits, qualified=qualifying),),
+                tally.hands,
+                self.rules,
             )
+            waits = tally.waits
         estimate = Proportion(hits, max(tally.hands, 1))
         low, high = estimate.wilson()
+        shown = Proportion(qualifying, max(tally.hands, 1))
+        shown_low, shown_high = shown.wilson()
         report: dict[str, Any] = {
             "hands": tally.hands,
             "jackpot_hands": hits,
@@ -320,6 +398,11 @@ class BadBeatModel:
             "ci95_low": low,
             "ci95_high": high,
             "one_in": estimate.one_in,
+            "qualifying_hands": qualifying,
+            "qualifying_frequency": shown.frequency,
+            "qualifying_ci95_low": shown_low,
+            "qualifying_ci95_high": shown_high,
+            "hands_between_hits": waits_report(waits),
             "levels": levels,
             "table": None,
             "policy": None,
@@ -332,6 +415,8 @@ class BadBeatModel:
                 "rake_per_hand": house.rake.mean,
                 "drop_per_hand": house.drop.mean,
                 "conditions_met": tally.conditions_met / tally.hands,
+                "rake_taken": taken_report(house.rake_counts, "rake", self.rake),
+                "drop_taken": taken_report(house.drop_counts, "jackpot drop", None),
             }
             if self.policy is not None:
                 report["policy"] = policy_report(
@@ -347,12 +432,70 @@ class BadBeatModel:
         return report
 
 
-def _check_floor(table: Fields, key: str, text: str) -> str:
+def waits_report(waits: Waits) -> dict[str, Any]:
+    """The hands from one hit to the next (:class:`Waits`) as a ``Distribution``."""
+    note = ""
+    if waits.open:
+        note = (
+            "the wait still running when a shard's hands ran out (its length unknown, longer "
+            "than what was seen) is left out"
+        )
+    return summary(waits.counts, WAITS, censored=waits.open, censored_note=note, histogram=False)
+
+
+def _check_hand(table: Fields, key: str, text: str) -> str:
     try:
         hand_floor(text)
     except ValueError as err:
         raise SpecError(table.path(key), str(err)) from None
     return text
+
+
+def _read_band(jackpot: Fields, key: str, default: str | None) -> HandBand:
+    """A qualifier's band: ``min_<key>`` (its floor, the key jobs have always used) or the
+    table ``<key> = {at_least, at_most, exactly}``, not both; errors name the field."""
+    old = f"min_{key}"
+    floor = jackpot.optional_string(old)
+    if floor is not None:
+        _check_hand(jackpot, old, floor)
+    given = jackpot.has(key)
+    band = jackpot.table(key)
+    at_least = band.optional_string("at_least")
+    at_most = band.optional_string("at_most")
+    exactly = band.optional_string("exactly")
+    band.finish()
+    if given and floor is not None:
+        raise SpecError(jackpot.path(key), f"give {old} or {key}, not both")
+    for name, text in (("at_least", at_least), ("at_most", at_most), ("exactly", exactly)):
+        if text is not None:
+            _check_hand(band, name, text)
+    if exactly is not None:
+        if at_least is not None or at_most is not None:
+            raise SpecError(
+                band.path("exactly"), "is the whole band: give exactly, or at_least and at_most"
+            )
+        at_least = at_most = exactly
+    if given and at_least is None and at_most is None:
+        raise SpecError(jackpot.path(key), "names no hand: give at_least, at_most or exactly")
+    low = at_least if at_least is not None else floor if floor is not None else default
+    try:
+        return HandBand(low, at_most)
+    except ValueError:
+        source = "at_least" if at_least is not None else "the default floor"
+        raise SpecError(
+            band.path("at_most"),
+            f"{at_most!r} is below {source} {low!r}: no hand lies in the band",
+        ) from None
+
+
+def _below_ceiling(where: str, text: str, floor: int, band: HandBand) -> None:
+    """A floor judged besides the qualifier's shares its ceiling, so must lie below it."""
+    if floor > band.ceiling:
+        raise SpecError(
+            where,
+            f"{text!r} is above the losing hand's at_most {band.at_most!r}: no hand lies in "
+            "its band",
+        )
 
 
 def count_jackpots(
@@ -361,22 +504,28 @@ def count_jackpots(
     rules: BadBeatRules,
     scratch: npt.NDArray[np.int64] | None = None,
     flags: npt.NDArray[np.bool_] | None = None,
+    qualifying: npt.NDArray[np.bool_] | None = None,
 ) -> int:
-    """Jackpot hands among ``dealt`` (board then hole cards); ``flags`` receives each verdict."""
+    """Jackpot hands among ``dealt`` (board then hole cards); ``flags`` receives each verdict
+    and ``qualifying`` whether each hand shows a qualifying losing hand."""
     out = np.empty(dealt.shape[0], dtype=np.bool_) if flags is None else flags
+    shown = np.empty(dealt.shape[0], dtype=np.bool_) if qualifying is None else qualifying
     values = np.empty(players, dtype=np.int64) if scratch is None else scratch
     return int(
         _jackpot_kernel(
             dealt,
             players,
             rules.losing_floor,
+            rules.losing_ceiling,
             rules.winning_floor,
+            rules.winning_ceiling,
             rules.hole_cards_play,
             rules.quads_need_pocket_pair,
             rules.board_trips_full_house,
             TABLES,
             values,
             out,
+            shown,
         )
     )
 
@@ -488,13 +637,16 @@ def _jackpot_kernel(
     dealt: npt.NDArray[np.int8],
     players: int,
     losing_floor: int,
+    losing_ceiling: int,
     winning_floor: int,
+    winning_ceiling: int,
     hole_cards_play: int,
     quads_need_pocket_pair: bool,
     board_trips_full_house: bool,
     tables: HighTables,
     values: npt.NDArray[np.int64],
     flags: npt.NDArray[np.bool_],
+    qualifying: npt.NDArray[np.bool_],
 ) -> int:
     card_keys, flush_values, row_offsets, rank_values = tables
     hits = 0
@@ -525,8 +677,10 @@ def _jackpot_kernel(
             if value >= losing_floor:
                 contenders += 1
         hit = False
-        # A hit needs two hands at or above the losing floor: rare, so check them only then.
-        if contenders >= 2:
+        shown = False
+        # A qualifying losing hand is at or above the losing floor: rare, so check the hands
+        # closely only then (a hit needs two such hands: the loser's and the winner's).
+        if contenders >= 1:
             weakest_loser = 1 << 40
             best_winner = -1
             for p in range(players):
@@ -544,11 +698,14 @@ def _jackpot_kernel(
                     tables,
                 ):
                     continue
-                weakest_loser = min(weakest_loser, value)
-                if value >= winning_floor:
+                if in_band(value, losing_floor, losing_ceiling):
+                    shown = True
+                    weakest_loser = min(weakest_loser, value)
+                if in_band(value, winning_floor, winning_ceiling):
                     best_winner = max(best_winner, value)
             hit = best_winner > weakest_loser
         flags[i] = hit
+        qualifying[i] = shown
         hits += hit
     return hits
 
@@ -557,12 +714,27 @@ def reference_jackpot(
     board: Sequence[int], holes: Sequence[Sequence[int]], rules: BadBeatRules
 ) -> bool:
     """The same verdict as the kernel, written plainly over the scalar evaluator."""
-    qualifying: list[int] = []
+    losers, winners = _reference_qualifying(board, holes, rules)
+    return bool(losers and winners and max(winners) > min(losers))
+
+
+def reference_qualifying(
+    board: Sequence[int], holes: Sequence[Sequence[int]], rules: BadBeatRules
+) -> bool:
+    """Whether some hand shown is a qualifying losing hand, written plainly."""
+    return bool(_reference_qualifying(board, holes, rules)[0])
+
+
+def _reference_qualifying(
+    board: Sequence[int], holes: Sequence[Sequence[int]], rules: BadBeatRules
+) -> tuple[list[int], list[int]]:
+    """The values of the qualifying hands of the losing band and of the winning band."""
+    losers: list[int] = []
     winners: list[int] = []
     for hole in holes:
         best = evaluate_high([*board, *hole])
         if best.value < rules.losing_floor:
-            continue
+            continue  # below every losing hand, so it beats none
         top = best.value >> 16 & 15
         hole_ranks = [card >> 2 for card in hole]
         is_quads = best.category is Category.FOUR_OF_A_KIND
@@ -573,10 +745,11 @@ def reference_jackpot(
             continue
         if not _reference_hole_cards_play(board, hole, rules.hole_cards_play, best.value):
             continue
-        qualifying.append(best.value)
-        if best.value >= rules.winning_floor:
+        if rules.losing_band.contains(best.value):
+            losers.append(best.value)
+        if rules.winning_band.contains(best.value):
             winners.append(best.value)
-    return bool(qualifying and winners and max(winners) > min(qualifying))
+    return losers, winners
 
 
 def _reference_hole_cards_play(

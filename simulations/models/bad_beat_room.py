@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simulations.evaluators.floors import describe_floor, hand_floor
 from simulations.models.economics import describe_drop, describe_rake, read_drop, read_rake_rule
@@ -36,6 +36,7 @@ from simulations.models.jackpot_policy import (
 )
 from simulations.models.players import SeatModel
 from simulations.models.table import Conditions, DropRule, RakeRule
+from simulations.models.table_jackpot import HandBand
 from simulations.models.table_tally import (
     SHARE_UNITS,
     U_LOSER,
@@ -48,6 +49,9 @@ from simulations.models.table_tally import (
 )
 from simulations.spec import Fields, SpecError
 from simulations.stats import Proportion
+
+if TYPE_CHECKING:
+    from simulations.models.bad_beat import BadBeatRules
 
 MAX_STEPS = 12
 SHARE_KEYS = ("loser_share", "winner_share", "table_share", "room_share")
@@ -169,20 +173,34 @@ def read_policy(job: Fields, rules_floor: int, losing_hand: str) -> JackpotPolic
 
 
 def level_rows(
-    losing_hands: tuple[str, ...], levels: tuple[LevelTally, ...], hands: int
+    losing_hands: tuple[str, ...],
+    levels: tuple[LevelTally, ...],
+    hands: int,
+    rules: BadBeatRules,
 ) -> list[dict[str, Any]]:
+    """A row per level: its losing hands (the level's floor up to the qualifier's ceiling),
+    the jackpot hands (two qualifying hands: the loser's beaten by the winner's) and the
+    hands showing one qualifying losing hand or more, each with its share of the hands and
+    the share's 95 % Wilson interval."""
     rows = []
     for text, level in zip(losing_hands, levels, strict=True):
-        estimate = Proportion(level.hits, hands)
+        band = HandBand(text, rules.max_losing_hand)
+        estimate = Proportion(level.hits, max(hands, 1))
         low, high = estimate.wilson()
+        shown = Proportion(level.qualified, max(hands, 1))
+        shown_low, shown_high = shown.wilson()
         rows.append(
             {
-                "losing_hand": describe_floor(text),
+                "losing_hand": band.describe() if band.at_most else describe_floor(text),
                 "jackpot_hands": level.hits,
                 "card_hands": level.card_hits,
                 "frequency": estimate.frequency,
                 "ci95_low": low,
                 "ci95_high": high,
+                "qualifying_hands": level.qualified,
+                "qualifying_frequency": shown.frequency,
+                "qualifying_ci95_low": shown_low,
+                "qualifying_ci95_high": shown_high,
             }
         )
     return rows

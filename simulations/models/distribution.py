@@ -32,6 +32,9 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from simulations.models.tally import Counts
 from simulations.stats import Z_95
 
@@ -176,16 +179,22 @@ def mean_interval(counts: Counts, z: float = Z_95) -> tuple[float, float, float]
 # -- log-scale bins ------------------------------------------------------------------------
 
 
-def log_bin(value: float) -> int:
-    """The bin of ``value`` (a whole number of chips): the value itself below
+def log_bins(values: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+    """The bin of each of ``values`` (whole numbers of chips): the value itself below
     :data:`EXACT_BELOW` in size, so that small pots and nets are counted exactly; above it
     ``±(EXACT_BELOW + floor(16 log2(|v| / EXACT_BELOW)))``, a bin 2^(1/16) wide (4.4 %).
     Bins keep the sign and the order of the values they hold."""
-    size = abs(value)
-    if size < EXACT_BELOW:
-        return int(value)
-    index = EXACT_BELOW + math.floor(BINS_PER_OCTAVE * (math.log2(size) - _EXACT_OCTAVES))
-    return index if value > 0 else -index
+    values = np.asarray(values, dtype=np.float64)
+    size = np.abs(values)
+    wide = size >= EXACT_BELOW
+    octaves = np.log2(np.where(wide, size, EXACT_BELOW)) - _EXACT_OCTAVES
+    index = EXACT_BELOW + np.floor(BINS_PER_OCTAVE * octaves).astype(np.int64)
+    return np.where(wide, np.sign(values).astype(np.int64) * index, values.astype(np.int64))
+
+
+def log_bin(value: float) -> int:
+    """The bin of one value (:func:`log_bins`)."""
+    return int(log_bins(np.array([value], dtype=np.float64))[0])
 
 
 def bin_edges(index: int) -> tuple[float, float]:
@@ -216,8 +225,8 @@ class LogBins:
     bins: Counts = field(default_factory=Counts)
 
     @classmethod
-    def of(cls, values: Sequence[float]) -> LogBins:
-        return cls(Counts.of(log_bin(float(v)) for v in values))
+    def of(cls, values: Sequence[float] | npt.NDArray[np.float64]) -> LogBins:
+        return cls(Counts.of_array(log_bins(np.asarray(values, dtype=np.float64))))
 
     def merge(self, other: LogBins) -> LogBins:
         return LogBins(self.bins.merge(other.bins))

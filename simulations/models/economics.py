@@ -24,9 +24,11 @@ from fractions import Fraction
 from typing import Any
 
 from simulations.engine.game import RakeRounding
+from simulations.models.distribution import BOUNDED, Verdict, summary
 from simulations.models.players import SeatModel
 from simulations.models.table import DropRule, RakeRule, Table
 from simulations.models.table_tally import TableTally
+from simulations.models.tally import Counts
 from simulations.spec import Fields, SpecError, percentage
 
 MAX_CHIPS = 10**9
@@ -161,6 +163,19 @@ def table_report(table: Table, tally: TableTally) -> dict[str, Any]:
         "mean_pot_bb": tally.pot_total / n / table.big_blind,
         "kinds": kinds,
     }
+
+
+def taken_report(counts: Counts, what: str, rake: RakeRule | None) -> dict[str, Any]:
+    """The house's take of each hand (``what``: the rake, the jackpot drop), in chips, as a
+    ``Distribution`` over the hands: an exact histogram.  The take is bounded — by a cap
+    where the rake has one, else by the pot, which the players' bets bound (three streets of
+    bets of at most twice the pot over a bounded opening raise)."""
+    capped = rake is not None and bool(rake.caps)
+    verdict = BOUNDED if capped else Verdict(
+        BOUNDED.tail, f"bounded by the pot, which the players' bets bound: the {what}'s mean "
+        "and its interval hold"
+    )  # fmt: skip
+    return summary(counts, verdict)
 
 
 def seat_names(models: Sequence[SeatModel]) -> list[str]:

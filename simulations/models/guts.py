@@ -55,7 +55,7 @@ from simulations.models.distribution import (
     Verdict,
     growth_verdict,
     hill,
-    log_bin,
+    log_bins,
     log_summary,
     summary,
 )
@@ -116,14 +116,16 @@ class GutsTally:
     (:data:`ENDINGS`); ``inexact``: sessions whose chips passed 2^52 and were carried in
     floating point from there; ``deals``: the deals each game lasted; ``final_bins``,
     ``largest_bins``: the pot the game ended on and the largest pot a deal was played for,
-    in log-scale bins; ``final_sum``/``final_squares``: the pot the game ended on, summed
-    and squared; ``pot_over``/``deals_over``: sessions past each threshold of the job's
-    :class:`Statistics`; ``growth``: the deals, and the sums of each deal's growth factor,
-    its square and fourth power in units of 2^-20; ``net_sums``/``net_squares``/
-    ``net_bins``: each seat's net; ``pot_sums``/``pot_counts``: the pot each deal number was
-    played for, and how many sessions reached it; ``equilibrium``: the search's result (the
-    same in every shard): the share staying in (per mille), seat 0's summed net there and
-    the sessions, the best reply's share and its summed net."""
+    in the bins of :func:`~simulations.models.distribution.log_bins`; ``final_sum``,
+    ``final_squares``, ``final_largest``: the pot the game ended on, summed, squared and at
+    its largest; ``largest``: the largest pot of all; ``pot_over``, ``deals_over``: sessions
+    past each threshold of the job's :class:`Statistics`; ``growth``: the deals, and the
+    sums of each deal's growth factor, its square and fourth power in units of 2^-20;
+    ``net_sums``, ``net_squares``, ``net_bins``: each seat's net; ``pot_sums``,
+    ``pot_counts``: the pot each deal number was played for, and how many sessions reached
+    it; ``equilibrium``: the search's result (the same in every shard): the share staying in
+    (per mille), seat 0's summed net there and the sessions, the best reply's share and its
+    summed net."""
 
     sessions: int = 0
     endings: tuple[int, ...] = ()
@@ -133,6 +135,7 @@ class GutsTally:
     largest_bins: Counts = field(default_factory=Counts)
     final_sum: int = 0
     final_squares: int = 0
+    final_largest: int = 0
     largest: int = 0
     pot_over: tuple[int, ...] = ()
     deals_over: tuple[int, ...] = ()
@@ -163,6 +166,7 @@ class GutsTally:
             self.largest_bins.merge(other.largest_bins),
             self.final_sum + other.final_sum,
             self.final_squares + other.final_squares,
+            max(self.final_largest, other.final_largest),
             max(self.largest, other.largest),
             _add(self.pot_over, other.pot_over),
             _add(self.deals_over, other.deals_over),
@@ -187,15 +191,35 @@ def _add(left: tuple[int, ...], right: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(a + b for a, b in zip(left, right, strict=True))
 
 
-def _exact_sum(values: npt.NDArray[np.float64], axis: int = 0) -> Any:
-    """The exact sum of whole-number floats as Python integers (each float is a whole
-    number of chips: below 2^53 exactly the chips, above it the float's own value)."""
-    return np.vectorize(int, otypes=[object])(values).sum(axis=axis)
-
-
 def _chips(values: npt.NDArray[np.float64]) -> Any:
     """Whole-number floats as exact Python integers, element by element."""
     return np.vectorize(int, otypes=[object])(values)
+
+
+def _sums(
+    values: npt.NDArray[np.float64], exact: npt.NDArray[np.bool_]
+) -> tuple[list[int], list[int]]:
+    """Column sums and sums of squares of whole-number chips, exactly: the sessions within
+    2^52 chips in int64 (a square split at 2^26 so that no product passes 2^52 and 1,024 of
+    them stay below 2^62), the few others as Python integers."""
+    table = values.reshape(len(values), -1)
+    inside = table[exact].astype(np.int64)
+    size = np.abs(inside)
+    high, low = size >> 26, size & ((1 << 26) - 1)
+    sums = [int(v) for v in inside.sum(axis=0)]
+    squares = [
+        (int(a) << 52) + (int(b) << 27) + int(c)
+        for a, b, c in zip(
+            (high * high).sum(axis=0), (high * low).sum(axis=0), (low * low).sum(axis=0),
+            strict=True,
+        )
+    ]  # fmt: skip
+    outside = table[~exact]
+    if len(outside):
+        chips = _chips(outside)
+        sums = [a + int(b) for a, b in zip(sums, chips.sum(axis=0), strict=True)]
+        squares = [a + int(b) for a, b in zip(squares, (chips * chips).sum(axis=0), strict=True)]
+    return sums, squares
 
 
 @dataclass(frozen=True)
@@ -216,13 +240,8 @@ class Played:
 
 
 def _bins(values: npt.NDArray[np.float64]) -> Counts:
-    """``values`` counted in log-scale bins (:func:`simulations.models.distribution.log_bin`)."""
-    distinct, counts = np.unique(values, return_counts=True)
-    tally: dict[int, int] = {}
-    for value, count in zip(distinct.tolist(), counts.tolist(), strict=True):
-        index = log_bin(value)
-        tally[index] = tally.get(index, 0) + count
-    return Counts.from_mapping(tally)
+    """``values`` counted in the bins of :func:`simulations.models.distribution.log_bins`."""
+    return Counts.of_array(log_bins(values))
 
 
 def forced_deck(game: GutsGame, players: int, button: int, deal: Forced) -> list[int]:
@@ -356,12 +375,10 @@ class GutsModel:
         out = self._play(seeds, policies)
         ante = self.game.ante
         exact = out.exact.astype(bool)
-        # Chips of sessions within 2^52 sum exactly in int64 (a chunk holds 1,024 of them);
-        # the others are summed as Python integers.
-        final_chips = _chips(out.final)
-        nets = _chips(out.nets)
-        pots = out.pots
-        pot_sums = pots.astype(np.int64).sum(axis=0) if exact.all() else _exact_sum(pots, axis=0)
+        final_sum, final_squares = _sums(out.final, exact)
+        net_sums, net_squares = _sums(out.nets, exact)
+        pot_sums, _ = _sums(out.pots, exact)
+        aside, _ = _sums(out.aside, exact)
         stats = self.statistics
         return GutsTally(
             sessions=len(seeds),
@@ -370,21 +387,22 @@ class GutsModel:
             deals=Counts.of_array(out.deals),
             final_bins=_bins(out.final),
             largest_bins=_bins(out.largest),
-            final_sum=int(final_chips.sum()),
-            final_squares=int((final_chips * final_chips).sum()),
+            final_sum=final_sum[0],
+            final_squares=final_squares[0],
+            final_largest=int(out.final.max()),
             largest=int(out.largest.max()),
             pot_over=tuple(int(np.sum(out.largest > m * ante)) for m in stats.pot_over),
             deals_over=tuple(int(np.sum(out.deals > d)) for d in stats.deals_over),
             growth=tuple(int(v) for v in out.growth),
             cap_hit_sessions=int(np.sum(out.hits > 0)),
             cap_hits=int(out.hits.sum()),
-            set_aside=int(_chips(out.aside).sum()),
-            net_sums=tuple(int(v) for v in nets.sum(axis=0)),
-            net_squares=tuple(int(v) for v in (nets * nets).sum(axis=0)),
+            set_aside=aside[0],
+            net_sums=tuple(net_sums),
+            net_squares=tuple(net_squares),
             net_bins=tuple(_bins(out.nets[:, seat]) for seat in range(self.players)),
-            pot_sums=tuple(int(v) for v in pot_sums),
+            pot_sums=tuple(pot_sums),
             pot_counts=tuple(
-                int(v) for v in (out.deals[:, None] > np.arange(pots.shape[1])).sum(axis=0)
+                int(v) for v in (out.deals[:, None] > np.arange(out.pots.shape[1])).sum(axis=0)
             ),
         )
 
@@ -535,9 +553,10 @@ class GutsModel:
         final = log_summary(
             LogBins(tally.final_bins),
             pot_verdict,
+            maximum=tally.final_largest,
             mean=_mean(tally.final_sum, tally.final_squares, n),
         )
-        largest = log_summary(LogBins(tally.largest_bins), pot_verdict)
+        largest = log_summary(LogBins(tally.largest_bins), pot_verdict, maximum=tally.largest)
         tail_index = hill(LogBins(tally.final_bins))
         seats = []
         for seat in range(self.players):

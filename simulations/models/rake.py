@@ -16,7 +16,9 @@ and capped, the jackpot drop per hour in the room, and against the first policy 
 difference per hand with the interval of the paired differences (and, for comparison, the
 unpaired one, which ignores that both settled the same hands); for each kind of player what
 he pays (the chips his pots lose to the house: a pot's winners pay its rake) and what the
-change costs him, in big blinds per 100 hands.
+change costs him, in big blinds per 100 hands; and the rake and the drop taken from each
+hand as distributions (an exact histogram in chips: quantiles with their intervals, the
+mean with its interval — the take is bounded).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from simulations.models.economics import (
     read_drop,
     read_rake_rule,
     table_report,
+    taken_report,
 )
 from simulations.models.players import TYPICAL, SeatModel, read_seat_models
 from simulations.models.table import VARIANTS, RakePolicy, RakeRule, Table
@@ -172,6 +175,8 @@ class RakeModel:
                     }
                 )
             row["kinds"] = kinds
+            row["rake_taken"] = taken_report(kept.rake_counts, "rake", policy.rake)
+            row["drop_taken"] = taken_report(kept.drop_counts, "jackpot drop", None)
             rows.append(row)
         return {"hands": tally.hands, "table": table_report(table, tally), "policies": rows}
 

@@ -40,8 +40,10 @@ from simulations.models.table_eval import HOLDEM, OMAHA
 from simulations.models.table_jackpot import (
     Q_BOARD_TRIPS_FULL_HOUSE,
     Q_HOLE_CARDS,
+    Q_LOSING_CEILING,
     Q_OMAHA,
     Q_QUADS_POCKET_PAIR,
+    Q_WINNING_CEILING,
     Q_WINNING_FLOOR,
     QUALIFIER,
     ROLES,
@@ -177,6 +179,9 @@ class Hands:
     card_level: npt.NDArray[np.int64]
     hit_level: npt.NDArray[np.int64]
     roles: npt.NDArray[np.int64]
+    # The strictest level at which a qualifying losing hand was judged, the room's
+    # conditions met (-1: none).
+    qualified_level: npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -238,6 +243,8 @@ class Table:
             out[Q_QUADS_POCKET_PAIR] = rules.quads_need_pocket_pair
             out[Q_BOARD_TRIPS_FULL_HOUSE] = rules.board_trips_full_house
             out[Q_OMAHA] = self.variant == "omaha"
+            out[Q_LOSING_CEILING] = rules.losing_ceiling
+            out[Q_WINNING_CEILING] = rules.winning_ceiling
         return out
 
     def policy_arrays(self) -> tuple[npt.NDArray[np.int64], ...]:
@@ -301,6 +308,7 @@ class Table:
             hands.card_level,
             hands.hit_level,
             hands.roles,
+            hands.qualified_level,
         )
 
 
@@ -319,4 +327,5 @@ def empty_hands(table: Table, count: int, contributions: bool = True) -> Hands:
         np.empty(count, np.int64),
         np.empty(count, np.int64),
         np.zeros((count, len(table.levels), ROLES), np.int64),
+        np.empty(count, np.int64),
     )

@@ -195,20 +195,22 @@ def play_hands(
     card_level: npt.NDArray[np.int64],
     hit_level: npt.NDArray[np.int64],
     roles: npt.NDArray[np.int64],
+    qualified_level: npt.NDArray[np.int64],
 ) -> None:
     """Play the hand of each seed.  Per hand: ``flags`` (FLOPPED, SHOWDOWN, CONDITIONS_MET),
-    the button, ``masks[i]`` the seats that played their starting hand, saw the flop, were
-    shown down and won the pot (columns 0..3), the pot after the uncalled bet came back,
-    each seat's chips in it (not kept when ``contributed`` has no rows: the tally does not
-    read them), each policy's rake and drop, the strictest jackpot level hit by
-    the cards alone and with the room conditions met (-1: none), and the jackpot's roles at
-    each level (``roles[i, level, role]``, seat masks: written for the hands that hit, the
-    others' rows left as they were).
+        the button, ``masks[i]`` the seats that played their starting hand, saw the flop, were
+        shown down and won the pot (columns 0..3), the pot after the uncalled bet came back,
+        each seat's chips in it (not kept when ``contributed`` has no rows: the tally does not
+        read them), each policy's rake and drop, the strictest jackpot level hit by
+        the cards alone and with the room conditions met (-1: none), and the jackpot's roles at
+        each level (``roles[i, level, role]``, seat masks: written for the hands that hit, the
+        others' rows left as they were), and the strictest level at which a qualifying losing hand
+    was judged with the room conditions met (-1: none).
 
-    ``floors[seat, street]`` is the made hand a seat continues with on the flop, turn and
-    river; ``policies`` a row per rake policy, ``cap_players``/``caps`` its caps (rows
-    padded with players above any table); ``levels`` the jackpot's losing floors, strictest
-    first."""
+        ``floors[seat, street]`` is the made hand a seat continues with on the flop, turn and
+        river; ``policies`` a row per rake policy, ``cap_players``/``caps`` its caps (rows
+        padded with players above any table); ``levels`` the jackpot's losing floors, strictest
+        first."""
     n = table[T_PLAYERS]
     variant = table[T_VARIANT]
     hole = table[T_HOLE]
@@ -228,6 +230,7 @@ def play_hands(
     contrib = np.empty(n, dtype=np.int64)
     at_river = np.empty(n, dtype=np.int64)
     level_roles = np.zeros((n_levels, ROLES), dtype=np.int64)
+    qualified = np.full(1, -1, dtype=np.int64)
     pairs = np.empty((n, 6, 3), dtype=np.int64)
     triples = np.empty((10, 3), dtype=np.int64)
     ends = np.array(STREET_TRIPLES, dtype=np.int64)
@@ -484,6 +487,7 @@ def play_hands(
                 taken[seen, pot, 0] = 1
         flag = (FLOPPED if flopped else 0) | (SHOWDOWN if showdown else 0)
         found = -1
+        qualified[0] = -1
         if judge and river_count >= 2 and (showdown or not showdown_required):
             if showdown_required:
                 river_count = 0
@@ -493,7 +497,7 @@ def play_hands(
                         river_count += 1
             found = verdict(
                 holes, board, at_river, river_count, values, levels, qualifier, pair_class,
-                triple_class, omaha_values, flush_values, level_roles,
+                triple_class, omaha_values, flush_values, level_roles, qualified,
             )  # fmt: skip
             if found >= 0:
                 for level in range(n_levels):
@@ -507,6 +511,7 @@ def play_hands(
             and (table[T_RAKED_ONLY] == 0 or (n_policies > 0 and rakes[i, 0] > 0))
         )
         hit_level[i] = found if met else -1
+        qualified_level[i] = qualified[0] if met else -1
         if met:
             flag |= CONDITIONS_MET
         flags[i] = flag

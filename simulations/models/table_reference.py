@@ -36,6 +36,7 @@ from simulations.models.bad_beat import BadBeatRules
 from simulations.models.players import bet_size, continues
 from simulations.models.starting_hands import plays, ranking
 from simulations.models.table import STACK, VARIANTS, RakePolicy, Table
+from simulations.models.table_jackpot import in_band
 
 LOSER, WINNER, SECOND = 0, 1, 2
 
@@ -95,23 +96,19 @@ def reference_verdict(
     """The strictest level of ``floors`` (losing floors, strictest first) at which the hands
     ``holes`` (seat -> hole cards) hit, or -1, and each level's (loser, winner, second loser)
     seat masks."""
-    values = {s: best_value(variant, h, board) for s, h in holes.items()}
-    good = {
-        s: v
-        for s, v in values.items()
-        if v >= min(floors) and _qualifies(variant, holes[s], board, rules)
-    }
+    good = _good(variant, board, holes, rules, floors)
     found = -1
     roles: list[tuple[int, int, int]] = []
     for level, floor in enumerate(floors):
         q = {s: v for s, v in good.items() if v >= floor}
-        winning = [v for v in q.values() if v >= rules.winning_floor]
+        losers = {s: v for s, v in q.items() if in_band(v, floor, rules.losing_ceiling)}
+        winning = [v for v in q.values() if rules.winning_band.contains(v)]
         best = max(winning, default=-1)
-        losing = max((v for v in q.values() if v < best), default=-1)
+        losing = max((v for v in losers.values() if v < best), default=-1)
         if best < 0 or losing < 0:
             roles.append((0, 0, 0))
             continue
-        second = max((v for v in q.values() if v < losing), default=-1)
+        second = max((v for v in losers.values() if v < losing), default=-1)
 
         def mask(target: int, q: dict[int, int] = q) -> int:
             return sum(1 << s for s, v in q.items() if v == target) if target >= 0 else 0
@@ -120,6 +117,39 @@ def reference_verdict(
         if found < 0:
             found = level
     return found, roles
+
+
+def _good(
+    variant: str,
+    board: Sequence[int],
+    holes: Mapping[int, Sequence[int]],
+    rules: BadBeatRules,
+    floors: Sequence[int],
+) -> dict[int, int]:
+    """The seats whose hands meet the qualifier's conditions at the loosest floor, with
+    their values."""
+    values = {s: best_value(variant, h, board) for s, h in holes.items()}
+    return {
+        s: v
+        for s, v in values.items()
+        if v >= min(floors) and _qualifies(variant, holes[s], board, rules)
+    }
+
+
+def reference_qualified(
+    variant: str,
+    board: Sequence[int],
+    holes: Mapping[int, Sequence[int]],
+    rules: BadBeatRules,
+    floors: Sequence[int],
+) -> int:
+    """The strictest level of ``floors`` at which some hand of ``holes`` is a qualifying
+    losing hand (its level's floor up to the qualifier's ceiling), or -1."""
+    good = _good(variant, board, holes, rules, floors)
+    for level, floor in enumerate(floors):
+        if any(in_band(v, floor, rules.losing_ceiling) for v in good.values()):
+            return level
+    return -1
 
 
 @dataclass(frozen=True)
@@ -136,6 +166,7 @@ class ReferenceHand:
     level: int
     roles: tuple[tuple[int, int, int], ...]
     hand: Hand
+    qualified: int = -1  # the strictest level with a qualifying losing hand shown
 
 
 class Player:
@@ -217,7 +248,7 @@ class Reference:
             hand.act(player.act(hand, hand.legal_actions()))
         live = [s for s in range(n) if not hand.folded[s]]
         showdown = len(live) >= 2
-        level, roles = -1, [(0, 0, 0)] * len(table.levels)
+        level, roles, qualified = -1, [(0, 0, 0)] * len(table.levels), -1
         jackpot = table.jackpot
         if jackpot is not None:
             required = jackpot.conditions.showdown_required
@@ -226,6 +257,9 @@ class Reference:
                 holes = {s: [int(c) for c in hand.hole[s]] for s in shown}
                 board = [int(c) for c in hand.board]
                 level, roles = reference_verdict(
+                    table.variant, board, holes, jackpot.rules, jackpot.floors
+                )
+                qualified = reference_qualified(
                     table.variant, board, holes, jackpot.rules, jackpot.floors
                 )
         return ReferenceHand(
@@ -238,4 +272,5 @@ class Reference:
             level,
             tuple(roles),
             hand,
+            qualified,
         )

@@ -7,8 +7,10 @@ and drop with the share of pots raked and capped, what each policy's rake and dr
 kind of player (the chips his awards lose to them: a pot's winners pay the house), and the
 paired differences of every policy against the first — their sums and sums of squares, so
 that the report can give intervals that use the pairing (common random numbers: every
-policy settles the same hands) — and for the bad-beat jackpot the hits at each level of its
-schedule with the seats its roles fell to.
+policy settles the same hands) — and each policy's rake and drop per hand as exact
+histograms; for the bad-beat jackpot the hits at each level of its schedule with the seats
+its roles fell to, the hands showing a qualifying losing hand, and the hands from one hit to
+the next (:class:`Waits`).
 
 Sums of squares are kept exactly: each value is split into two 23-bit limbs whose products
 are summed in 64-bit integers within a batch (:func:`_square_add`), and joined as Python
@@ -17,7 +19,7 @@ integers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numba as nb
@@ -28,6 +30,7 @@ from simulations.engine.rake_rules import NO_CAP, applicable_cap, rake_amount
 from simulations.models import table_kernel as k
 from simulations.models.table import Hands, Table, empty_hands
 from simulations.models.table_jackpot import LOSER, SECOND, WINNER
+from simulations.models.tally import Counts
 
 SHARE_UNITS = 2520  # a role's part split among up to ten seats, in whole units
 LIMB = 23
@@ -86,6 +89,43 @@ def _add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
+class Waits:
+    """The hands from one jackpot hit to the next: ``counts`` of the waits seen whole — from
+    a shard's first hand to its first hit, and from each hit to the next (each hand hits
+    with the same chance, independently of the others, so each wait has the same geometric
+    law however it began) — and ``open``, the waits still running when a shard's hands ran
+    out (censored: longer than what was seen)."""
+
+    counts: Counts = field(default_factory=Counts)
+    open: int = 0
+
+    def merge(self, other: Waits) -> Waits:
+        return Waits(self.counts.merge(other.counts), self.open + other.open)
+
+
+class Waiting:
+    """The waits of one shard, hand batch after hand batch (:meth:`add`), then
+    :meth:`waits`."""
+
+    def __init__(self) -> None:
+        self.since = 0  # hands since the last hit (or the shard's first hand)
+        self.seen: list[int] = []
+
+    def add(self, hits: npt.NDArray[np.bool_]) -> None:
+        """The next hands of the shard, in order: which of them hit."""
+        at = np.flatnonzero(hits)
+        if at.size:
+            self.seen.append(self.since + int(at[0]) + 1)
+            self.seen.extend(int(d) for d in np.diff(at))
+            self.since = int(hits.shape[0] - 1 - at[-1])
+        else:
+            self.since += int(hits.shape[0])
+
+    def waits(self) -> Waits:
+        return Waits(Counts.of(self.seen), 1 if self.since else 0)
+
+
+@dataclass(frozen=True)
 class KindTally:
     """One kind of player: seat-hands dealt, starting hands played, flops seen, showdowns,
     pots won (a split pot counted for each winner)."""
@@ -119,6 +159,8 @@ class PolicyTally:
     kind_rake: tuple[Moments, ...] = ()
     kind_drop: tuple[Moments, ...] = ()
     kind_difference: tuple[Moments, ...] = ()
+    rake_counts: Counts = field(default_factory=Counts)  # hands by the rake taken
+    drop_counts: Counts = field(default_factory=Counts)  # hands by the drop taken
 
     def merge(self, other: PolicyTally) -> PolicyTally:
         return PolicyTally(
@@ -130,19 +172,23 @@ class PolicyTally:
             merge_all(self.kind_rake, other.kind_rake),
             merge_all(self.kind_drop, other.kind_drop),
             merge_all(self.kind_difference, other.kind_difference),
+            self.rake_counts.merge(other.rake_counts),
+            self.drop_counts.merge(other.drop_counts),
         )
 
 
 @dataclass(frozen=True)
 class LevelTally:
     """One level of the jackpot's schedule: hands that hit it with the room conditions met,
-    hands that hit it by their cards alone, hits with a second qualifying losing hand, and
-    the units of each role by kind of player (``units[group][role][kind]``, flattened)."""
+    hands that hit it by their cards alone, hits with a second qualifying losing hand, the
+    units of each role by kind of player (``units[group][role][kind]``, flattened), and the
+    hands that showed a qualifying losing hand, the room conditions met."""
 
     hits: int = 0
     card_hits: int = 0
     with_second: int = 0
     units: tuple[int, ...] = ()
+    qualified: int = 0
 
     def merge(self, other: LevelTally) -> LevelTally:
         return LevelTally(
@@ -150,6 +196,7 @@ class LevelTally:
             self.card_hits + other.card_hits,
             self.with_second + other.with_second,
             _add(self.units, other.units),
+            self.qualified + other.qualified,
         )
 
     def unit(self, group: int, role: int, kind: int, kinds: int) -> int:
@@ -170,6 +217,7 @@ class TableTally:
     policies: tuple[PolicyTally, ...] = ()
     levels: tuple[LevelTally, ...] = ()
     conditions_met: int = 0
+    waits: Waits = field(default_factory=Waits)  # at the jackpot's reset qualifier
 
     @property
     def trials(self) -> int:
@@ -191,6 +239,7 @@ class TableTally:
             tuple(a.merge(b) for a, b in zip(self.policies, other.policies, strict=True)),
             tuple(a.merge(b) for a, b in zip(self.levels, other.levels, strict=True)),
             self.conditions_met + other.conditions_met,
+            self.waits.merge(other.waits),
         )
 
 
@@ -249,6 +298,7 @@ def _sums(
     card_level: npt.NDArray[np.int64],
     hit_level: npt.NDArray[np.int64],
     roles: npt.NDArray[np.int64],
+    qualified_level: npt.NDArray[np.int64],
     levels: int,
     game: npt.NDArray[np.int64],
     seats: npt.NDArray[np.int64],
@@ -260,7 +310,9 @@ def _sums(
     """Accumulate a batch into ``game`` (flopped, showdowns, flop players, showdown players,
     pot, conditions met), ``seats[kind, 5]``, ``counts[policy, 2]`` (raked, capped),
     ``moments[policy, quantity, 4]`` (rake, drop, rake difference, then per kind its rake,
-    drop and difference), ``level_counts[level, 3]`` and ``units[level, group, role, kind]``."""
+    drop and difference), ``level_counts[level, 4]`` (hits, card hits, hits with a second
+    losing hand, hands showing a qualifying losing hand) and
+    ``units[level, group, role, kind]``."""
     p_count = policies.shape[0]
     flat = moments.reshape(-1)
     per_policy = moments.shape[1] * 4
@@ -342,6 +394,10 @@ def _sums(
                 _square_add(kind_drop[p, t], flat, at + 4 * (3 + kinds + t))
                 paid = kind_rake[p, t] + kind_drop[p, t] - kind_rake[0, t] - kind_drop[0, t]
                 _square_add(paid, flat, at + 4 * (3 + 2 * kinds + t))
+        low = qualified_level[i]
+        if low >= 0:
+            for level in range(low, levels):
+                level_counts[level, 3] += 1
         low = card_level[i]
         if low >= 0:
             for level in range(low, levels):
@@ -388,12 +444,13 @@ def tally_hands(table: Table, hands: Hands, count: int) -> TableTally:
     per_kind = np.zeros((kinds, 5), np.int64)
     counts = np.zeros((p_count, 2), np.int64)
     moments = np.zeros((p_count, 3 + 3 * kinds, 4), np.int64)
-    level_counts = np.zeros((levels, 3), np.int64)
+    level_counts = np.zeros((levels, 4), np.int64)
     units = np.zeros((levels, GROUPS, UNIT_ROLES, kinds), np.int64)
     _sums(
         n, seats.kind, kinds, hands.flags[:count], hands.button[:count], hands.masks[:count],
         hands.pots[:count], hands.rakes[:count], hands.drops[:count], rows, cap_players, caps,
-        hands.card_level[:count], hands.hit_level[:count], hands.roles[:count], levels, game,
+        hands.card_level[:count], hands.hit_level[:count], hands.roles[:count],
+        hands.qualified_level[:count], levels, game,
         per_kind, counts, moments, level_counts, units,
     )  # fmt: skip
     policies = []
@@ -409,6 +466,8 @@ def tally_hands(table: Table, hands: Hands, count: int) -> TableTally:
                 tuple(m[3 : 3 + kinds]),
                 tuple(m[3 + kinds : 3 + 2 * kinds]),
                 tuple(m[3 + 2 * kinds :]),
+                Counts.of_array(hands.rakes[:count, p]),
+                Counts.of_array(hands.drops[:count, p]),
             )
         )
     return TableTally(
@@ -426,6 +485,7 @@ def tally_hands(table: Table, hands: Hands, count: int) -> TableTally:
                 int(level_counts[j, 1]),
                 int(level_counts[j, 2]),
                 tuple(int(v) for v in units[j].reshape(-1)),
+                int(level_counts[j, 3]),
             )
             for j in range(levels)
         ),
@@ -436,16 +496,25 @@ def tally_hands(table: Table, hands: Hands, count: int) -> TableTally:
 CHUNK = 65_536  # hands per compiled call: part of the seeded result, keep fixed
 
 
-def simulate_table(table: Table, hands: int, rng: np.random.Generator) -> TableTally:
+def simulate_table(
+    table: Table, hands: int, rng: np.random.Generator, wait_level: int = -1
+) -> TableTally:
     """Play ``hands`` hands of ``table``, each from a seed drawn from ``rng``, in fixed
-    chunks, and tally them."""
+    chunks, and tally them; with a ``wait_level``, the hands from one hit at that level (the
+    room's conditions met) to the next."""
     total = TableTally()
     batch = empty_hands(table, min(CHUNK, hands), contributions=False)
+    waiting = Waiting()
     done = 0
     while done < hands:
         size = min(CHUNK, hands - done)
         seeds = rng.integers(0, 2**64, size=size, dtype=np.uint64)
         table.play_into(seeds, batch)
         total = total.merge(tally_hands(table, batch, size))
+        if wait_level >= 0:
+            level = batch.hit_level[:size]
+            waiting.add((level >= 0) & (level <= wait_level))
         done += size
-    return total
+    if wait_level < 0:
+        return total
+    return replace(total, waits=waiting.waits())

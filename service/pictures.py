@@ -38,44 +38,77 @@ def save(figure: Any, path: Path) -> None:
 
 
 def guts_picture(job: Job, report: Mapping[str, Any], path: Path) -> None:
-    """Guts: how many deals a game lasts (the histogram), and the mean pot each deal number
-    is played for (a log scale: pots grow geometrically)."""
+    """Guts: how many deals a game lasts (the histogram), and the pot a game ends on as a
+    survival curve on log-log axes (a straight line is a power-law tail: its slope is minus
+    the tail index), with the tail's verdict written under it."""
     plt = _pyplot()
-    figure, (deals, pots) = plt.subplots(1, 2, figsize=(11, 4))
-    histogram = report["deals_histogram"]
+    figure, (deals, pots) = plt.subplots(1, 2, figsize=(12, 4.5))
+    histogram = report["deals"]["histogram"]
     deals.bar([b["value"] for b in histogram], [b["count"] for b in histogram], color="#3b6ea5")
     deals.set_xlabel("deals in a game")
     deals.set_ylabel("games")
     deals.set_title(f"Deals per game ({report['sessions']:,} games)")
-    rows = report["pot_by_deal"]
-    pots.plot([r["deal"] for r in rows], [r["mean_pot"] for r in rows], marker="o", ms=3)
+    final = report["final_pot"]
+    bins = final["log_histogram"]
+    total = sum(b["count"] for b in bins)
+    xs: list[float] = []
+    ys: list[float] = []
+    left = total
+    for b in bins:
+        if b["low"] > 0 and left > 0:
+            xs.append(b["low"])
+            ys.append(left / total)
+        left -= b["count"]
+    pots.step(xs, ys, where="post", color="#a5503b")
+    if xs and max(xs) > 100 * min(xs):  # a pot spread over decades: log-log axes
+        pots.set_xscale("log")
     pots.set_yscale("log")
-    pots.set_xlabel("deal number")
-    pots.set_ylabel("mean pot (chips)")
-    pots.set_title("The pot each deal is played for")
+    pots.set_xlabel("final pot (chips)")
+    pots.set_ylabel("share of games with at least this pot")
+    pots.set_title(f"The pot a game ends on: {final['tail']}")
+    note = final["tail_note"]
+    pots.text(
+        0.02, 0.02, _wrap(note, 70), transform=pots.transAxes, fontsize="x-small", va="bottom"
+    )
     figure.suptitle(job.model.describe())
     save(figure, path)
 
 
+def _wrap(text: str, width: int) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width))
+
+
 def exhaustion_picture(job: Job, report: Mapping[str, Any], path: Path) -> None:
-    """Running out of cards: for each number of players, the share of hands that needed each
-    procedure of the rule, with its 95 % interval."""
+    """Running out of cards: for each number of players, the share of hands that reached
+    the last deal and that had each outcome (stud) or needed each procedure (draw) of the
+    rule, with its 95 % interval."""
     plt = _pyplot()
     rows = report["table"]
-    events = [e["event"] for e in rows[0]["events"]] if rows else []
-    figure, axes = plt.subplots(figsize=(9, 4))
-    width = 0.8 / max(1, len(events))
-    for k, event in enumerate(events):
-        xs = [row["players"] + (k - (len(events) - 1) / 2) * width for row in rows]
-        found = [next(e for e in row["events"] if e["event"] == event) for row in rows]
+    names = [e["event"] for e in rows[0]["events"]] if rows else []
+    series = ["reached_last_deal", *names]
+    figure, axes = plt.subplots(figsize=(10, 4))
+    width = 0.8 / len(series)
+    for k, name in enumerate(series):
+        xs = [row["players"] + (k - (len(series) - 1) / 2) * width for row in rows]
+        found = [
+            row["reached_last_deal"]
+            if name == "reached_last_deal"
+            else next(e for e in row["events"] if e["event"] == name)
+            for row in rows
+        ]
         share = [100 * e["frequency"] for e in found]
         below = [100 * (e["frequency"] - e["ci95_low"]) for e in found]
         above = [100 * (e["ci95_high"] - e["frequency"]) for e in found]
-        axes.bar(xs, share, width, yerr=[below, above], capsize=2, label=event.replace("_", " "))
+        axes.bar(xs, share, width, yerr=[below, above], capsize=2, label=name.replace("_", " "))
     axes.set_xticks([row["players"] for row in rows])
     axes.set_xlabel("players dealt in")
-    axes.set_ylabel("hands needing it (%)")
-    axes.set_title(f"{report['game_name']}: running out of cards under {report['rule']}")
-    axes.legend()
+    axes.set_ylabel("hands (%)")
+    counting = "one outcome per hand" if report["exclusive"] else "each counted apart"
+    axes.set_title(
+        f"{report['game_name']}: running out of cards under {report['rule']} ({counting})"
+    )
+    axes.legend(fontsize="small")
     figure.suptitle(report["policy"], fontsize="small")
     save(figure, path)

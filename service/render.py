@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from simulations.models.distribution import describe
 from workers.job import Job
 
 BAR_WIDTH = 40
@@ -22,33 +23,48 @@ def bad_beat_progress(estimate: Mapping[str, Any]) -> str:
 
 
 def render_guts(job: Job, report: Mapping[str, Any]) -> str:
-    """Guts sessions: how long the games last, how big the pot grows, what each seat nets."""
+    """Guts sessions: how games end and how long they last, the pot they end on and its tail,
+    the thresholds asked about, and what each seat nets."""
     n = report["sessions"]
-    lines = [
-        f"Guts — {job.model.describe()}",
-        f"  games          {n:,}: {report['ended']:,} ended, {report['censored']:,} stopped at "
-        f"the deal limit, {report['pot_limit_stopped']:,} past the pot limit",
-        f"  deals a game   mean {report['deals_mean']:.3f}, median {report['deals_median']}, "
-        f"90 % {report['deals_p90']}, 99 % {report['deals_p99']}, most {report['deals_max']:,}",
-        f"  largest pot    {report['largest_pot']:,}",
-    ]
-    for over in report["pot_over"]:
+    lines = [f"Guts — {job.model.describe()}", f"  games          {n:,}"]
+    for ending in report["endings"]:
+        lines.append(f"    {ending['ending']:<26} {ending['sessions']:>12,}  {_share(ending)} %")
+    if report["inexact_sessions"]:
+        lines.append(f"  note           {report['inexact_note']}")
+    lines.append("  " + describe("deals a game", report["deals"]).replace("\n", "\n  "))
+    for over in report["deals_over"]:
+        lines.append(f"    deals > {over['deals']:<6,}  {_share(over)} %")
+    lines.append("  " + describe("final pot", report["final_pot"], "chips").replace("\n", "\n  "))
+    index = report.get("pot_tail_index")
+    if index is not None:
         lines.append(
-            f"  pot > {over['times_ante']:>3}× ante {_percent(over['frequency'])} "
-            f"(95 % CI {_percent(over['ci95_low'])} to {_percent(over['ci95_high'])})"
+            f"    Hill tail index of the final pot {index['alpha']:.3g} "
+            f"(95 % {index['ci95_low']:.3g}–{index['ci95_high']:.3g}, from the {index['k']:,} "
+            "largest): below 1 no finite mean, below 2 no finite variance"
         )
+    largest = report["largest_pot"]
+    if largest["count"]:
+        lines.append(f"  largest pot    {largest['maximum']:,.4g} chips")
+    for over in report["pot_over"]:
+        lines.append(f"    pot > {over['times_ante']:>5,}× ante  {_share(over)} %")
     lines.append(
         f"  over the cap   {report['cap_hit_sessions']:,} games, {report['cap_hits']:,} times; "
         f"{report['set_aside_total']:,} chips set aside"
     )
     lines.append("  pot by deal    " + ", ".join(
-        f"{row['deal']}: {row['mean_pot']:,.1f}" for row in report["pot_by_deal"][:10]
+        f"{row['deal']}: {row['mean_pot']:,.4g}" for row in report["pot_by_deal"][:10]
     ))  # fmt: skip
     for seat in report["seats"]:
-        lines.append(
-            f"  seat {seat['seat']:<2}        net {seat['mean_net']:+,.3f} a game "
-            f"(sd {seat['sd_net']:,.1f}); {seat['policy']}"
-        )
+        net = seat["net"]
+        median = next((q for q in net["quantiles"] if q["q"] == 0.5), None)
+        said = f"median {median['value']:+,.4g}" if median else "no games"
+        if net["mean"] is not None:
+            said += f", mean {net['mean']:+,.4g}"
+            if net["mean_ci95_low"] is not None:
+                said += f" (95 % {net['mean_ci95_low']:+,.4g} to {net['mean_ci95_high']:+,.4g})"
+        else:
+            said += ", no mean (see the tail)"
+        lines.append(f"  seat {seat['seat']:<2}        net {said}; {seat['policy']}")
     found = report.get("equilibrium")
     if found is not None:
         lines.append(
@@ -62,17 +78,30 @@ def render_guts(job: Job, report: Mapping[str, Any]) -> str:
 
 def guts_plot(job: Job, report: Mapping[str, Any]) -> str:
     """Deals per game as a text histogram."""
-    return "  deals per game\n" + text_histogram(report["deals_histogram"][:30])
+    return "  deals per game\n" + text_histogram(report["deals"]["histogram"][:30])
 
 
-# The procedures of running out of cards, as a table's column heads.
+# The procedures and outcomes of running out of cards, as a table's column heads.
 _PROCEDURES = {
+    "dealt_normally": "dealt from the stub",
     "burns_reused": "burns dealt again",
     "community_card": "a community card",
     "burns_scrambled": "burns scrambled in",
+    "community_from_stub": "community off the stub",
+    "community_after_scramble": "scrambled, then community",
     "reshuffled": "discards reshuffled",
-    "bottom_card": "bottom card reached",
-    "five_consecutive": "five-in-a-row rule",
+    "bottom_card_withheld": "bottom card withheld",
+    "five_consecutive": "fifth card held back",
+    "five_consecutive_burn": "burn before a fifth",
+    "reached_last_deal": "reached last deal",
+}
+# The numbers of the hand, as the second table's column heads.
+_NUMBERS = {
+    "live_last_deal": "live at last deal",
+    "stub_last_deal": "stub then",
+    "cards_needed_last_deal": "cards needed",
+    "cards_short_last_deal": "cards short",
+    "new_stubs": "new stubs",
 }
 
 
@@ -88,9 +117,33 @@ def _share(event: Mapping[str, Any]) -> str:
     return f"{per_cent(event['frequency'])} ({bounds})"
 
 
+def _spread(report: Mapping[str, Any]) -> str:
+    """A bounded count's distribution in a cell: its mean and range, ``5.249 (1–8)``."""
+    if not report["count"]:
+        return "—"
+    low, high = int(report["minimum"]), int(report["maximum"])
+    return f"{report['mean']:.3f} ({low}–{high})"
+
+
+def _columns(
+    heads: Sequence[str], rows: Sequence[Sequence[str]], first: Sequence[int]
+) -> list[str]:
+    """A table: ``players`` right-aligned, then a column per head, as wide as it needs."""
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(heads)]
+    lines = [
+        ("  players" + "".join(f"  {h:<{w}}" for h, w in zip(heads, widths, strict=True))).rstrip()
+    ]
+    for players, row in zip(first, rows, strict=True):
+        line = f"  {players:>7}" + "".join(f"  {c:<{w}}" for c, w in zip(row, widths, strict=True))
+        lines.append(line.rstrip())
+    return lines
+
+
 def render_running_out(job: Job, report: Mapping[str, Any]) -> str:
     """How often a game runs out of cards: a row per number of players, the share of hands
-    (per cent, with the 95 % interval) that needed each procedure of the rule."""
+    (per cent, with the 95 % interval) that reached the last deal and that had each outcome
+    (stud: one per hand) or needed each procedure (draw: counted apart); then the hand's
+    numbers at the last deal, each its mean and range."""
     house = []
     if report["draw_policy"]:
         house.append(
@@ -108,23 +161,22 @@ def render_running_out(job: Job, report: Mapping[str, Any]) -> str:
         lines.append(f"  draws          {report['draw_policy']}")
     lines.append(f"  hands          {report['hands']:,} at each number of players")
     rows = report["table"]
+    players = [row["players"] for row in rows]
     names = [e["event"] for e in rows[0]["events"]] if rows else []
-    cells = [[_share(e) for e in row["events"]] for row in rows]
-    widths = [
-        max([len(_PROCEDURES.get(name, name))] + [len(c[i]) for c in cells])
-        for i, name in enumerate(names)
+    heads = [_PROCEDURES["reached_last_deal"]] + [_PROCEDURES.get(n, n) for n in names]
+    cells = [
+        [_share(row["reached_last_deal"])] + [_share(e) for e in row["events"]] for row in rows
     ]
-    head = "  players  live at last deal"
-    head += "".join(f"  {_PROCEDURES.get(n, n):<{w}}" for n, w in zip(names, widths, strict=True))
-    lines += ["", head.rstrip()]
-    for row, cell in zip(rows, cells, strict=True):
-        line = f"  {row['players']:>7}  {row['mean_live_last_deal']:>17.3f}"
-        line += "".join(f"  {c:<{w}}" for c, w in zip(cell, widths, strict=True))
-        lines.append(line.rstrip())
+    lines += ["", *_columns(heads, cells, players)]
     if not names:
         lines.append("  (the deck holds every card these players can be dealt: it never runs out)")
+    elif report["exclusive"]:
+        lines.append("  (per cent of hands, with the 95 % interval; one outcome per hand)")
     else:
-        lines.append("  (per cent of hands, with the 95 % interval)")
+        lines.append("  (per cent of hands, with the 95 % interval; a hand may need several)")
+    numbers = [[_spread(row[key]) for key in _NUMBERS] for row in rows]
+    lines += ["", *_columns(list(_NUMBERS.values()), numbers, players)]
+    lines.append("  (mean, with the range; at the last deal, of the hands that reached it)")
     lines.append(f"  seed           {report['seed']}")
     return "\n".join(lines)
 

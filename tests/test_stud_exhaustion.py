@@ -1,12 +1,15 @@
 """Seven-card stud running out of cards: the burn cards dealt again, then a community card
-(Rules 003_6e018542f14946f8.txt, 'If the deck does become exhausted during play')."""
+(Rules 003_6e018542f14946f8.txt, 'If the deck does become exhausted during play'); and the
+tournament form, WSOP Live-Action Rules (2024), Rule 228."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
-from simulations.engine.events import Burned, Exhausted, Folded, HoleDealt
-from simulations.engine.game import seven_card_stud
+from simulations.engine.events import Burned, Exhausted, Folded, HoleDealt, Reshuffled
+from simulations.engine.game import ExhaustionRule, seven_card_stud
 from simulations.engine.hand import Action, Hand
 from simulations.engine.history import play_plainly
 
@@ -78,3 +81,22 @@ def test_six_players_never_run_out() -> None:
     hand = Hand(seven_card_stud(), [100] * 6, button=0, rng=np.random.default_rng(2))
     play_plainly(hand)
     assert _exhaustion(hand) == [] and all(len(cards) == 7 for cards in hand.hole)
+
+
+def test_rule_228_burns_and_deals_a_community_card_off_a_stub_of_more_than_two() -> None:
+    """WSOP Live-Action Rules (2024), Rule 228, 'If not, and the stub has more
+    than two cards: burn and deal a community card': one of eight folding on third street
+    leaves four stub cards for seven players — short of nine, and of nine with the three
+    burns too — so the dealer burns and deals one community card off the stub, with no
+    scramble (Rules 003's reading would take the burn cards first)."""
+    game = replace(seven_card_stud(), exhaustion=ExhaustionRule.STUD_WSOP)
+    hand = Hand(game, [100] * 8, button=0, rng=np.random.default_rng(11))
+    hand.act(Action.bring_in())
+    folder = hand.legal_actions().seat
+    hand.act(Action.fold())
+    play_plainly(hand)
+    assert not any(isinstance(e, Reshuffled) for e in hand.events)
+    assert _exhaustion(hand) == [Exhausted("seventh street", 3, 0, True)]
+    burns = [int(e.card) for e in hand.events if isinstance(e, Burned)]
+    assert len(burns) == 4 and len(hand.board) == 1 and int(hand.board[0]) not in burns
+    assert all(len(cards) == 6 for s, cards in enumerate(hand.hole) if s != folder)

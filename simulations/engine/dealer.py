@@ -6,9 +6,11 @@ game's exhaustion rule (:class:`~simulations.engine.game.ExhaustionRule`), loggi
 
 * stud, the texts' rule (Rules 003_6e018542f14946f8.txt, 'Seven-card stud'): the earlier burn
   cards, then on the final round one community card; folded cards never come back;
-* stud, the tournament form: before the last street the stub is counted against the live
-  players plus two; if short, the burn cards are scrambled into it; if still short, one
-  community card;
+* stud, the tournament form (WSOP Live-Action Rule 228): before the last street the stub is
+  counted against the players remaining plus two; enough, the street is dealt normally; else,
+  if the stub and the burn cards are enough, they are scrambled together and the deal
+  finished; else a stub of more than two cards has a card burned and one community card
+  dealt; else the stub and the burn cards are scrambled, one burned, one community card dealt;
 * draw (Rules 003, 'Five-card draw'): when the stub is used up — the bottom card is never
   given as a replacement unless the game deals it — the bottom card, the burn cards and the
   discards the rule allows are shuffled into a new stub.  The texts' rule takes every
@@ -54,10 +56,13 @@ from simulations.engine.exhaustion_rules import (
     DRAW_ALL_DISCARDS,
     DRAW_EARLIER_ROUNDS,
     DRAW_OTHERS_DISCARDS,
+    WSOP_COMMUNITY,
+    WSOP_SCRAMBLE,
+    WSOP_SCRAMBLE_COMMUNITY,
     discard_returns,
     must_reshuffle,
-    scrambles_burns,
     stud_shortfall,
+    wsop_last_street,
 )
 from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.phases import Deal
@@ -145,12 +150,18 @@ class Dealer:
         if phase.pile:
             return self._from_pile(phase)
         rule = self.game.exhaustion
+        shared = False
         if rule is ExhaustionRule.STUD_WSOP and last:
-            self._count_before_last_street(len(receiving))
+            shared = self._count_before_last_street(phase, len(receiving))
         earlier = len(self.burns)  # burns from before this street may be dealt again
         if phase.burn:
             self.burn()
         needed = phase.per_player * len(receiving) + phase.board
+        count = phase.per_player + phase.board  # a community card's street
+        if shared and self.deck.remaining >= count:
+            # Rule 228: '... burn and deal a community card', off the stub as it stands.
+            self.events.append(Exhausted(phase.street, self.deck.remaining, 0, True))
+            return Dealt({}, {}, tuple(self.deck.draw() for _ in range(count)), True)
         # The burn cards _exhausted may deal again.  Under the tournament rule too: it differs
         # from the texts only in scrambling them in before the last street (when it does, none
         # are left to count), so a street before it that a stripped deck's stub cannot
@@ -162,7 +173,6 @@ class Dealer:
         if needed <= self.deck.remaining:
             cards = self.deck.take(needed)  # the usual case: the stub holds the whole deal
         else:
-            count = phase.per_player + phase.board  # a community card's street
             if rule.for_stud and self.deck.remaining + earlier < count:
                 # Not even a community card is left: extra upcards took every card.
                 self.events.append(OutOfCards(phase.street, tuple(receiving) * count, 0))
@@ -287,12 +297,16 @@ class Dealer:
 
         return draw, community
 
-    def _count_before_last_street(self, live: int) -> None:
-        """The tournament rule: a stub shorter than the live players plus two (a card each,
-        the burn and one more) has the burn cards scrambled into it."""
-        if not scrambles_burns(self.deck.remaining, live, len(self.burns)):
-            return
-        self._shuffle_into_stub("before the last street", self.burns)
+    def _count_before_last_street(self, phase: Deal, live: int) -> bool:
+        """WSOP Rule 228 before the last street (the shared arithmetic,
+        :func:`~simulations.engine.exhaustion_rules.wsop_last_street`): scramble the burn
+        cards into the stub where the rule says so; returns whether the street is one
+        community card."""
+        cards = phase.per_player * live + phase.board
+        way = wsop_last_street(self.deck.remaining, cards, len(self.burns))
+        if way in (WSOP_SCRAMBLE, WSOP_SCRAMBLE_COMMUNITY):
+            self._shuffle_into_stub("before the last street", self.burns)
+        return way in (WSOP_COMMUNITY, WSOP_SCRAMBLE_COMMUNITY)
 
     # -- draws ---------------------------------------------------------------------------
 

@@ -5,9 +5,11 @@ reference engine's dealer (:mod:`simulations.engine.dealer`) and the exhaustion 
 * Stud, Rules 003_6e018542f14946f8.txt ('Seven-card stud'): 'previously-dealt burn cards can
   be used when only a few cards are needed to complete the deal.  If even those are not
   sufficient, then on the final round instead of dealing a downcard to each player, a single
-  community card is dealt' (:func:`stud_shortfall`); the tournament form counts the stub
-  before the last street and scrambles the burn cards into it when it is short
-  (:func:`scrambles_burns`).
+  community card is dealt' (:func:`stud_shortfall`).
+* Stud, WSOP Live-Action Rule 228 (the tournament form): before the last street the dealer
+  counts the players remaining plus two against the stub, and deals normally, scrambles the
+  burn cards in and finishes, burns and deals a community card, or scrambles, burns and deals
+  a community card (:func:`wsop_last_street`).
 * Draw, Rules 003 ('Five-card draw'): 'the bottom card of the deck is never given as a
   replacement' (:func:`must_reshuffle`); the new stub takes 'the bottom card of the deck, the
   burn card, and the earlier players' discards (but not the player's own discards!)', or the
@@ -46,11 +48,30 @@ def stud_shortfall(stub: int, spare: int, needed: int, community: int) -> tuple[
     return max(0, needed - stub), shared
 
 
+# WSOP Rule 228's four ways of dealing the last street (wsop_last_street).
+WSOP_NORMAL = 0  # 'If the stub has enough, deal normally'
+WSOP_SCRAMBLE = 1  # 'if the stub plus the three burn cards is enough, scramble ... finish'
+WSOP_COMMUNITY = 2  # 'the stub has more than two cards: burn and deal a community card'
+WSOP_SCRAMBLE_COMMUNITY = 3  # 'two or fewer: scramble the stub and the burn cards, burn one,
+# and deal a community card'
+
+
 @nb.njit(cache=True)
-def scrambles_burns(remaining: int, live: int, burns: int) -> bool:
-    """The tournament rule before the last street: a stub shorter than the live players plus
-    two (a card each, the burn and one more) has the ``burns`` burn cards scrambled into it."""
-    return burns > 0 and remaining < live + 2
+def wsop_last_street(stub: int, cards: int, burns: int) -> int:
+    """WSOP Live-Action Rule 228, before the last street: the stub of ``stub`` cards is
+    counted against the street's ``cards`` (a card to each player remaining) 'plus two' (the
+    burn and one more); ``burns`` burn cards lie in the burn pile.  Returns one of the
+    ``WSOP_*`` codes, in the rule's order: enough, deal normally; else the stub and the burn
+    cards enough, scramble them and finish; else a stub of more than two cards, burn and deal
+    a community card; else scramble the stub and the burns, burn one, a community card."""
+    wanted = cards + 2
+    if stub >= wanted:
+        return WSOP_NORMAL
+    if stub + burns >= wanted:
+        return WSOP_SCRAMBLE
+    if stub > 2:
+        return WSOP_COMMUNITY
+    return WSOP_SCRAMBLE_COMMUNITY
 
 
 @nb.njit(cache=True)

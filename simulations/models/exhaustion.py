@@ -15,14 +15,22 @@ same seeds), of one of the games in :data:`GAMES`, under one of the game's exhau
 (:data:`RULES`), with the players of :mod:`simulations.models.exhaustion_policy`.  The
 compiled loop of :mod:`simulations.models.exhaustion_kernel` plays the hands; a test holds it
 to the reference engine hand for hand (:mod:`simulations.models.exhaustion_reference`).  For
-each number of players the result gives the share of hands that needed each procedure of the
-rule, with its 95 % Wilson interval, and the mean number of players still in when the last
-deal (the last draw, Anaconda's last pass) began.
+each number of players the result gives, each with its 95 % Wilson interval, the share of
+hands that reached the last deal (seventh street, the last draw, Anaconda's last pass) and
+the share of each event: a stud rule's outcomes, exactly one per hand (the texts: dealt from
+the stub, burns dealt again, a community card; WSOP Rule 228: dealt normally, burns
+scrambled in, a community card off the stub, a community card after the scramble), or a draw
+rule's procedures counted apart (discards reshuffled, a new stub caused by withholding the
+bottom card, a fifth card held back, the burn card before it).  A draw game may draw by a
+draw-count law instead of the card policy.  The hand's numbers — the players still in at the
+last deal, the stub then, the cards it needed and those short, the new stubs made — are
+whole distributions (:func:`simulations.models.distribution.summary`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import math
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, ClassVar
 
@@ -35,6 +43,7 @@ from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.phases import Bet, Deal, Draw, Pass, Phase
 from simulations.engine.variants import POKER_VARIANTS
 from simulations.models import exhaustion_kernel as k
+from simulations.models.distribution import BOUNDED, summary
 from simulations.models.exhaustion_policy import (
     DEFAULT_DRAW_RANK,
     Family,
@@ -43,10 +52,12 @@ from simulations.models.exhaustion_policy import (
     parse_draw_rank,
     parse_threshold,
 )
+from simulations.models.tally import Counts
 from simulations.spec import Fields, SpecError, echo
 from simulations.stats import Proportion
 
 CHUNK = 65_536  # hands per compiled call: part of the seeded result, keep fixed
+LAW_TOLERANCE = 1e-9  # how far a draw-count law's chances may sum from 1
 
 # The games offered, by registry code, and how their hands and draws are read.
 GAMES: dict[str, Family] = {
@@ -73,22 +84,94 @@ RULE_CODES = {
     ExhaustionRule.DRAW_EARLIER_ROUNDS: rules.DRAW_EARLIER_ROUNDS,
     ExhaustionRule.DRAW_ALL_DISCARDS: rules.DRAW_ALL_DISCARDS,
 }
-# The procedures each rule may need, as the report names them, with the kernel's bits.
-STUD_TEXTS_EVENTS = (("burns_reused", k.BURNS_REUSED), ("community_card", k.COMMUNITY_CARD))
-STUD_WSOP_EVENTS = (("burns_scrambled", k.BURNS_SCRAMBLED), ("community_card", k.COMMUNITY_CARD))
-DRAW_EVENTS = (
-    ("reshuffled", k.RESHUFFLED),
-    ("bottom_card", k.BOTTOM_CARD),
-    ("five_consecutive", k.FIVE_CONSECUTIVE),
+
+
+@dataclass(frozen=True)
+class Event:
+    """A procedure of an exhaustion rule, or one of a rule's outcomes, as the report names it:
+    ``name`` (the JSON ``event``), the words of a table head, and what a hand needs for it."""
+
+    name: str
+    label: str
+    meaning: str
+
+
+DEALT_NORMALLY = Event("dealt_normally", "dealt from the stub", "every street from the stub")
+# Rules 003, 'Seven-card stud': one outcome per hand, in the order the text tries them.
+STUD_TEXTS_OUTCOMES = (
+    DEALT_NORMALLY,
+    Event(
+        "burns_reused",
+        "burns dealt again",
+        "'previously-dealt burn cards can be used when only a few cards are needed'",
+    ),
+    Event(
+        "community_card",
+        "a community card",
+        "'If even those are not sufficient ... a single community card is dealt'",
+    ),
 )
-EVENT_LABELS = {
-    "burns_reused": "burn cards dealt again",
-    "community_card": "a community card",
-    "burns_scrambled": "burns scrambled into the stub",
-    "reshuffled": "discards reshuffled",
-    "bottom_card": "down to the bottom card",
-    "five_consecutive": "five-consecutive rule",
-}
+# WSOP Rule 228: one outcome per hand, the rule's four ways of dealing the last street.
+STUD_WSOP_OUTCOMES = (
+    DEALT_NORMALLY,
+    Event(
+        "burns_scrambled",
+        "burns scrambled in",
+        "'if the stub plus the three burn cards is enough, scramble ... and finish the deal'",
+    ),
+    Event(
+        "community_from_stub",
+        "community off the stub",
+        "'the stub has more than two cards: burn and deal a community card'",
+    ),
+    Event(
+        "community_after_scramble",
+        "scrambled, then community",
+        "'two or fewer: scramble the stub and the burn cards, burn one, community card'",
+    ),
+)
+# Rules 003, 'Five-card draw': procedures counted apart (a hand may need several).
+DRAW_EVENTS = (
+    (
+        Event(
+            "reshuffled",
+            "discards reshuffled",
+            "'If the deck stub is depleted during the draw ... shuffles together'",
+        ),
+        k.RESHUFFLED,
+    ),
+    (
+        Event(
+            "bottom_card_withheld",
+            "bottom card withheld",
+            "'the bottom card of the deck is never given as a replacement': a new stub the "
+            "stub would have spared had the bottom card been dealt",
+        ),
+        k.BOTTOM_CARD,
+    ),
+    (
+        Event(
+            "five_consecutive",
+            "fifth card held back",
+            "'a player is not allowed to draw five consecutive cards'",
+        ),
+        k.FIVE_CONSECUTIVE,
+    ),
+    (
+        Event(
+            "five_consecutive_burn",
+            "burn before a fifth",
+            "'(if no later player drew, it is necessary to deal a burn card first)'",
+        ),
+        k.FIVE_BURN,
+    ),
+)
+REACHED = Event(
+    "reached_last_deal",
+    "reached the last deal",
+    "two or more players still in when the last deal (seventh street, the last draw, the "
+    "last pass) began",
+)
 
 
 def rules_of(family: Family) -> tuple[ExhaustionRule, ...]:
@@ -100,12 +183,35 @@ def rules_of(family: Family) -> tuple[ExhaustionRule, ...]:
     return (ExhaustionRule.NONE,)
 
 
-def events_of(rule: ExhaustionRule) -> tuple[tuple[str, int], ...]:
+def outcomes_of(rule: ExhaustionRule) -> tuple[Event, ...]:
+    """A stud rule's outcomes, one per hand (none for a rule without them)."""
     if rule is ExhaustionRule.STUD_BURNS_THEN_COMMUNITY:
-        return STUD_TEXTS_EVENTS
+        return STUD_TEXTS_OUTCOMES
     if rule is ExhaustionRule.STUD_WSOP:
-        return STUD_WSOP_EVENTS
-    return DRAW_EVENTS if rule.for_draw else ()
+        return STUD_WSOP_OUTCOMES
+    return ()
+
+
+def events_of(rule: ExhaustionRule) -> tuple[Event, ...]:
+    """What the report counts under ``rule``: a stud rule's outcomes (one per hand), a draw
+    rule's procedures (each counted apart), nothing where the deck never runs out."""
+    if rule.for_draw:
+        return tuple(event for event, _ in DRAW_EVENTS)
+    return outcomes_of(rule)
+
+
+def stud_outcome(bits: npt.NDArray[np.int64], rule: ExhaustionRule) -> npt.NDArray[np.int64]:
+    """Each hand's outcome under a stud rule, an index into :func:`outcomes_of`: the texts,
+    a community card (from the stub or a burn card) before burns dealt again; Rule 228, the
+    community card with or without the scramble, else the scramble alone."""
+    community = (bits & k.COMMUNITY_CARD) != 0
+    if rule is ExhaustionRule.STUD_BURNS_THEN_COMMUNITY:
+        reused = (bits & k.BURNS_REUSED) != 0
+        return np.where(community, 2, np.where(reused, 1, 0)).astype(np.int64)
+    scrambled = (bits & k.BURNS_SCRAMBLED) != 0
+    return np.where(community, np.where(scrambled, 3, 2), np.where(scrambled, 1, 0)).astype(
+        np.int64
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,11 +227,17 @@ class Table:
     draw_rank: int
     program: npt.NDArray[np.int64]
     settings: npt.NDArray[np.int64]
+    # The draw-count law's cumulative shares (empty: the draw policy decides).
+    law: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0, np.float64))
 
     @property
     def rounds(self) -> int:
-        """The game's betting rounds."""
-        return sum(isinstance(p, Bet) for p in self.game.phases)
+        """The rows of uniforms a hand draws (its betting rounds, and its draws with a law)."""
+        return int(k.uniform_rows(self.program, self.by_law))
+
+    @property
+    def by_law(self) -> bool:
+        return bool(self.settings[k.S_LAW] == k.BY_LAW)
 
     @property
     def last_card(self) -> int:
@@ -133,18 +245,66 @@ class Table:
         return max(i for i, p in enumerate(self.game.phases) if not isinstance(p, Bet))
 
     def play(self, seeds: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.int64], ...]:
-        """The kernel's outcome (procedure bits) and live players at the last deal, per seed."""
+        """The kernel's outcome (procedure bits) and numbers (a row of the ``X_*`` columns of
+        :mod:`~simulations.models.exhaustion_kernel`) per seed."""
         outcomes = np.zeros(len(seeds), np.int64)
-        lives = np.zeros(len(seeds), np.int64)
+        stats = np.zeros((len(seeds), k.STATS), np.int64)
         k.play_hands(
-            seeds, self.players, self.program, self.settings, self.fold_chance, outcomes, lives
+            seeds,
+            self.players,
+            self.program,
+            self.settings,
+            self.law,
+            self.fold_chance,
+            outcomes,
+            stats,
         )
-        return outcomes, lives
+        return outcomes, stats
 
 
 def _first_cards(game: GameDefinition) -> int:
     """The cards each player is dealt first (what a starting-hand threshold reads)."""
     return next(p for p in game.phases if isinstance(p, Deal)).per_player
+
+
+def _most_drawn(game: GameDefinition) -> int:
+    """The most cards a player may draw (the length of a draw-count law, less one)."""
+    return max((p.most for p in game.phases if isinstance(p, Draw)), default=0)
+
+
+def check_law(law: tuple[float, ...], most: int) -> None:
+    """A draw-count law: the chances of drawing 0, 1, ... ``most`` cards, each a finite
+    non-negative number, summing to 1 within 1e-9 (``ValueError`` saying what is wrong)."""
+    if len(law) != most + 1:
+        raise ValueError(
+            f"must give the chances of drawing 0 to {most} cards: {most + 1} numbers, "
+            f"got {len(law)}"
+        )
+    for count, chance in enumerate(law):
+        if not math.isfinite(chance) or chance < 0:
+            raise ValueError(f"the chance of drawing {count} must be 0 or more, got {chance!r}")
+    total = math.fsum(law)
+    if abs(total - 1.0) > LAW_TOLERANCE:
+        raise ValueError(f"must sum to 1 (within {LAW_TOLERANCE:g}), got {total!r}")
+
+
+def _read_law(section: Fields, most: int) -> tuple[float, ...] | None:
+    """``draw.law``, checked (:func:`check_law`); None when absent."""
+    if not section.has("law"):
+        section.optional_number("law")  # marks the key read: a job may leave it out
+        return None
+    # Fields has no reader for a list of numbers: the raw value, checked here.
+    value = section._get("law", None)
+    if not isinstance(value, list) or any(
+        isinstance(v, bool) or not isinstance(v, int | float) for v in value
+    ):
+        raise SpecError(section.path("law"), f"must be a list of numbers, not {echo(value)}")
+    law = tuple(float(v) for v in value)
+    try:
+        check_law(law, most)
+    except ValueError as err:
+        raise SpecError(section.path("law"), str(err)) from None
+    return law
 
 
 def encode_program(phases: tuple[Phase, ...]) -> npt.NDArray[np.int64]:
@@ -166,13 +326,21 @@ def encode_program(phases: tuple[Phase, ...]) -> npt.NDArray[np.int64]:
 
 @dataclass(frozen=True)
 class ExhaustionRow:
-    """One number of players: hands dealt, hands that needed each procedure (in the order of
-    the rule's events), and the live players at the last deal, summed."""
+    """One number of players: hands dealt; the hands of each event (in the order of the
+    rule's events: a stud rule's outcomes, a draw rule's procedures); the hands that reached
+    the last deal; and exact histograms of the hand's numbers — the players still in at the
+    last deal (every hand), the stub then, the cards that deal needed and the cards it was
+    short (the hands that reached it), and the new stubs made (every hand)."""
 
     players: int = 0
     hands: int = 0
     events: tuple[int, ...] = ()
-    live_sum: int = 0
+    reached: int = 0
+    live: Counts = field(default_factory=Counts)
+    stub: Counts = field(default_factory=Counts)
+    needed: Counts = field(default_factory=Counts)
+    short: Counts = field(default_factory=Counts)
+    new_stubs: Counts = field(default_factory=Counts)
 
     def merge(self, other: ExhaustionRow) -> ExhaustionRow:
         if not self.hands:
@@ -181,9 +349,16 @@ class ExhaustionRow:
             return self
         if self.players != other.players:
             raise ValueError(f"rows of {self.players} and {other.players} players do not merge")
-        events = tuple(a + b for a, b in zip(self.events, other.events, strict=True))
         return ExhaustionRow(
-            self.players, self.hands + other.hands, events, self.live_sum + other.live_sum
+            self.players,
+            self.hands + other.hands,
+            tuple(a + b for a, b in zip(self.events, other.events, strict=True)),
+            self.reached + other.reached,
+            self.live.merge(other.live),
+            self.stub.merge(other.stub),
+            self.needed.merge(other.needed),
+            self.short.merge(other.short),
+            self.new_stubs.merge(other.new_stubs),
         )
 
 
@@ -205,6 +380,56 @@ class ExhaustionTally:
         return ExhaustionTally(self.hands + other.hands, rows)
 
 
+def count_events(rule: ExhaustionRule, outcomes: npt.NDArray[np.int64]) -> tuple[int, ...]:
+    """The hands of each of the rule's events among ``outcomes`` (the kernel's bits): a stud
+    rule's outcomes partition the hands; a draw rule's procedures are counted apart."""
+    if rule.for_draw:
+        return tuple(int(np.count_nonzero(outcomes & bit)) for _, bit in DRAW_EVENTS)
+    found = outcomes_of(rule)
+    if not found:
+        return ()
+    if np.any(outcomes & k.OUT_OF_CARDS):  # check_deal refuses a game where this can happen
+        raise AssertionError("a stud hand ran out of even a community card")
+    index = stud_outcome(outcomes, rule)
+    return tuple(int(c) for c in np.bincount(index, minlength=len(found)))
+
+
+def row_of(
+    rule: ExhaustionRule,
+    players: int,
+    outcomes: npt.NDArray[np.int64],
+    stats: npt.NDArray[np.int64],
+) -> ExhaustionRow:
+    """The row of the hands whose kernel outcomes and numbers are given."""
+    reached = stats[:, k.X_STUB] >= 0
+    return ExhaustionRow(
+        players,
+        len(outcomes),
+        count_events(rule, outcomes),
+        int(np.count_nonzero(reached)),
+        Counts.of_array(stats[:, k.X_LIVE]),
+        Counts.of_array(stats[reached, k.X_STUB]),
+        Counts.of_array(stats[reached, k.X_NEEDED]),
+        Counts.of_array(stats[reached, k.X_SHORT]),
+        Counts.of_array(stats[:, k.X_STUBS]),
+    )
+
+
+def _share(name: str, hits: int, hands: int) -> dict[str, Any]:
+    """An event's report: its hands, their share and its 95 % Wilson interval."""
+    if not hands:
+        return {"event": name, "hands": 0, "frequency": 0.0, "ci95_low": 0.0, "ci95_high": 1.0}
+    estimate = Proportion(hits, hands)
+    low, high = estimate.wilson()
+    return {
+        "event": name,
+        "hands": hits,
+        "frequency": estimate.frequency,
+        "ci95_low": low,
+        "ci95_high": high,
+    }
+
+
 @dataclass(frozen=True)
 class ExhaustionModel:
     """Hands of the game ``code`` at each number of players from ``players[0]`` to
@@ -221,6 +446,8 @@ class ExhaustionModel:
     fold_chance: float = 0.0
     threshold: str | None = None
     draw_rank: str | None = None
+    # The draw-count law: the chances of drawing 0, 1, ... cards (None: the draw policy).
+    law: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.code not in GAMES:
@@ -237,6 +464,15 @@ class ExhaustionModel:
             raise ValueError(f"{self.code} has no draw: the draw's house rules do not apply")
         if not 0.0 <= self.fold_chance <= 1.0:
             raise ValueError(f"fold_chance: must lie in 0..1, got {self.fold_chance}")
+        if self.law is not None:
+            if not self.family.draws:
+                raise ValueError(f"law: {self.code} has no draw")
+            if self.draw_rank is not None:
+                raise ValueError("law: a draw-count law replaces the draw policy and its rank")
+            try:
+                check_law(self.law, _most_drawn(self.base_game))
+            except ValueError as err:
+                raise ValueError(f"law: {err}") from None
         for n in range(low, high + 1):
             check_deal(self.game, n, len(self.game.deck.deck().cards))
         _ = self.threshold_value, self.draw_rank_value
@@ -291,9 +527,16 @@ class ExhaustionModel:
                 parse_draw_rank(rank)
             except ValueError as err:
                 raise SpecError(draw.path("rank"), str(err)) from None
+        if draw.has("law") and not family.draws:
+            raise SpecError(draw.path("law"), f"is a law of the draw, and {code} has none")
+        law = _read_law(draw, _most_drawn(base))
+        if law is not None and rank is not None:
+            raise SpecError(
+                draw.path("rank"), "is the draw policy's, and draw.law replaces the policy"
+            )
         draw.finish()
         try:
-            return cls(code, players, rule, house[0], house[1], chance, threshold, rank)
+            return cls(code, players, rule, house[0], house[1], chance, threshold, rank, law)
         except ValueError as err:  # the deck cannot serve the players without a rule
             raise SpecError(section.path("exhaustion"), str(err)) from None
 
@@ -346,6 +589,10 @@ class ExhaustionModel:
         settings[k.S_DRAW_RANK] = self.draw_rank_value
         settings[k.S_THRESHOLD] = self.threshold_value
         settings[k.S_DECK] = len(self.game.deck.deck().cards)
+        settings[k.S_LAW] = k.BY_CARDS if self.law is None else k.BY_LAW
+        law = np.cumsum(np.array(self.law or (), dtype=np.float64))
+        if law.size:
+            law[-1] = 1.0  # every uniform in [0, 1) draws some number of cards
         return Table(
             self.game,
             players,
@@ -355,11 +602,17 @@ class ExhaustionModel:
             self.draw_rank_value,
             encode_program(self.game.phases),
             settings,
+            law,
         )
 
     @property
-    def events(self) -> tuple[tuple[str, int], ...]:
+    def events(self) -> tuple[Event, ...]:
         return events_of(self.rule)
+
+    @property
+    def exclusive(self) -> bool:
+        """The events are outcomes, one per hand (a stud rule's)."""
+        return bool(outcomes_of(self.rule))
 
     def describe(self) -> str:
         low, high = self.players
@@ -379,7 +632,12 @@ class ExhaustionModel:
         return "; ".join(parts) if parts else "everyone stays to the end"
 
     def describe_draw(self) -> str:
-        return describe_draw(self.family, self.draw_rank_value) if self.family.draws else ""
+        if not self.family.draws:
+            return ""
+        if self.law is not None:
+            shares = ", ".join(f"{c}: {p:g}" for c, p in enumerate(self.law) if p)
+            return f"draws by the law ({shares}), the first cards held"
+        return describe_draw(self.family, self.draw_rank_value)
 
     # -- simulating -----------------------------------------------------------------------
 
@@ -390,49 +648,40 @@ class ExhaustionModel:
         """Deal ``hands`` hands at each number of players from ``rng``, in fixed chunks."""
         low, high = self.players
         tables = [self.table(n) for n in range(low, high + 1)]
-        bits = [bit for _, bit in self.events]
-        events = [[0] * len(bits) for _ in tables]
-        live = [0] * len(tables)
+        rows = [ExhaustionRow() for _ in tables]
         done = 0
         while done < hands:
             size = min(CHUNK, hands - done)
             seeds = rng.integers(0, 2**64, size=size, dtype=np.uint64)
             for i, table in enumerate(tables):
-                outcomes, lives = table.play(seeds)
-                for j, bit in enumerate(bits):
-                    events[i][j] += int(np.count_nonzero(outcomes & bit))
-                live[i] += int(lives.sum())
+                outcomes, stats = table.play(seeds)
+                rows[i] = rows[i].merge(row_of(self.rule, table.players, outcomes, stats))
             done += size
-        rows = tuple(
-            ExhaustionRow(t.players, hands, tuple(events[i]), live[i]) for i, t in enumerate(tables)
-        )
-        return ExhaustionTally(hands, rows)
+        return ExhaustionTally(hands, tuple(rows))
 
     def report(self, tally: ExhaustionTally) -> dict[str, Any]:
-        """The game and rule, the policy, and a row per number of players: the hands that
-        needed each procedure with its 95 % Wilson interval, and the mean live players when
-        the last deal began."""
+        """The game and rule, the policy, and a row per number of players: the hands of each
+        event with its 95 % Wilson interval (a stud rule's outcomes partition the hands), the
+        share that reached the last deal, and the hand's numbers as whole distributions."""
         table = []
         for row in tally.rows:
-            events = []
-            for (name, _), hits in zip(self.events, row.events, strict=True):
-                estimate = Proportion(hits, row.hands)
-                low, high = estimate.wilson()
-                events.append(
-                    {
-                        "event": name,
-                        "hands": hits,
-                        "frequency": estimate.frequency,
-                        "ci95_low": low,
-                        "ci95_high": high,
-                    }
-                )
+            live = row.live
             table.append(
                 {
                     "players": row.players,
                     "hands": row.hands,
-                    "mean_live_last_deal": row.live_sum / row.hands if row.hands else 0.0,
-                    "events": events,
+                    "mean_live_last_deal": live.mean() if live else 0.0,
+                    "events": [
+                        _share(event.name, hits, row.hands)
+                        for event, hits in zip(self.events, row.events, strict=True)
+                    ],
+                    "reached_last_deal": _share(REACHED.name, row.reached, row.hands),
+                    # The deck bounds each of them (at most the players, the pack's cards).
+                    "live_last_deal": summary(live, BOUNDED),
+                    "stub_last_deal": summary(row.stub, BOUNDED),
+                    "cards_needed_last_deal": summary(row.needed, BOUNDED),
+                    "cards_short_last_deal": summary(row.short, BOUNDED),
+                    "new_stubs": summary(row.new_stubs, BOUNDED),
                 }
             )
         return {
@@ -445,6 +694,8 @@ class ExhaustionModel:
             "draw_policy": self.describe_draw(),
             "hands": tally.hands,
             "table": table,
+            "exclusive": self.exclusive,
+            "draw_law": list(self.law or ()),
         }
 
 

@@ -12,7 +12,8 @@ same outcome of each.
 
 Randomness: each hand has its own 64-bit seed and draws from a SplitMix64 stream, the same
 fixed amount every hand — the whole deck shuffled (Fisher–Yates), then one uniform per seat
-for each betting round, in the game's order — so that :func:`trial_draws` can hand the
+for each betting round and, with a draw-count law, for each draw, in the game's order — so
+that :func:`trial_draws` can hand the
 reference hand the very deck and decisions the kernel used.  A reshuffle draws from a second
 stream of the same seed (:func:`reshuffle_state`): the reference dealer's generator draws its
 permutations there (:class:`simulations.models.exhaustion_reference.ScriptedShuffles`).
@@ -28,11 +29,14 @@ import numpy.typing as npt
 
 from simulations.engine.exhaustion_rules import (
     STUD_WSOP,
+    WSOP_COMMUNITY,
+    WSOP_SCRAMBLE,
+    WSOP_SCRAMBLE_COMMUNITY,
     discard_returns,
     held_back,
     must_reshuffle,
-    scrambles_burns,
     stud_shortfall,
+    wsop_last_street,
 )
 from simulations.models.exhaustion_policy import (
     ACE_TO_FIVE,
@@ -55,11 +59,28 @@ COLUMNS = 5
 # Which procedures a hand needed, as bits of its outcome.
 BURNS_REUSED = 1  # stud (the texts): an earlier burn card dealt again
 COMMUNITY_CARD = 2  # stud: the last street dealt as one community card
-BURNS_SCRAMBLED = 4  # stud (the tournament rule): the burns scrambled into a short stub
+BURNS_SCRAMBLED = 4  # stud (Rule 228): the stub and the burns scrambled together
 RESHUFFLED = 8  # draw: a new stub from the discards
-BOTTOM_CARD = 16  # draw: a replacement due with only the stub's bottom card left
+# draw: a new stub made only because the bottom card is never given as a replacement — the
+# first new stub was made with the bottom card left, for the hand's last replacement (with
+# the bottom card dealt, and the same draws, the stub would have sufficed)
+BOTTOM_CARD = 16
 FIVE_CONSECUTIVE = 32  # draw: a fifth replacement held back until the others had drawn
 OUT_OF_CARDS = 64  # stud: not even a community card left (never in the games offered)
+FIVE_BURN = 128  # draw: a burn card before a held-back fifth card, no later player drawing
+
+# The numbers recorded per hand (columns of ``stats``).
+X_LIVE = 0  # players still in when the last deal, draw or pass began (1: won before it)
+X_STUB = 1  # cards in the stub then (before the deal's burn; -1: not reached)
+X_NEEDED = 2  # cards that deal needed: stud, a card per player (or the board); draw, the
+# replacements asked; a pass, none
+X_SHORT = 3  # of those, more than the stub held for them (see cards_short)
+X_STUBS = 4  # new stubs made in the hand (reshuffles, Rule 228's scrambles)
+STATS = 5
+
+# What a draw's discards come from (settings[S_LAW]).
+BY_CARDS = 0  # the draw policy of exhaustion_policy
+BY_LAW = 1  # a number of cards from the draw-count law, the first cards held
 
 # The settings as one int64 array (indices).
 S_RULE = 0  # simulations.engine.exhaustion_rules' code
@@ -69,7 +90,8 @@ S_FAMILY = 3  # simulations.models.exhaustion_policy's family
 S_DRAW_RANK = 4
 S_THRESHOLD = 5  # -1: none
 S_DECK = 6  # cards in the pack
-SETTINGS = 7
+S_LAW = 7  # BY_CARDS or BY_LAW
+SETTINGS = 8
 
 # The dealer's running state (one int64 array), for the helpers.
 TOP = 0  # the stub is stub[TOP:END]
@@ -80,7 +102,9 @@ SHUFFLED = 4  # the stub has been rebuilt
 OUTCOME = 5
 LAST_REPLACED = 6
 DRAWS = 7  # draws done
-STATE = 8
+AFTER_BOTTOM = 8  # replacements dealt since a new stub made with the bottom card left (-1)
+STUBS = 9  # new stubs made
+STATE = 10
 
 RESHUFFLE_KEY = 0xD1B54A32D192ED03  # the reshuffle stream's seed is the hand's, xor this
 
@@ -107,17 +131,54 @@ def reshuffle_state(seed: np.uint64, state: npt.NDArray[np.uint64]) -> None:
 
 
 @nb.njit(cache=True)
+def uniform_rows(program: npt.NDArray[np.int64], by_law: bool) -> int:
+    """The rows of uniforms a hand draws: one per betting round, and with a draw-count law
+    one per draw, in the game's order."""
+    rows = 0
+    for p in range(program.shape[0]):
+        if program[p, 0] == BET or (by_law and program[p, 0] == DRAW):
+            rows += 1
+    return rows
+
+
+@nb.njit(cache=True)
 def trial_draws(
     seed: np.uint64, size: int, deck: npt.NDArray[np.int64], uniforms: npt.NDArray[np.float64]
 ) -> None:
-    """A hand's deck (``deck[:size]``) and its uniforms, a row per betting round and a column
-    per seat, as the kernel draws them."""
+    """A hand's deck (``deck[:size]``) and its uniforms, a row per betting round (and per draw,
+    with a law; :func:`uniform_rows`) and a column per seat, as the kernel draws them."""
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed
     shuffle_deck(state, deck, size)
     for r in range(uniforms.shape[0]):
         for s in range(uniforms.shape[1]):
             uniforms[r, s] = uniform(state)
+
+
+@nb.njit(cache=True)
+def law_count(law: npt.NDArray[np.float64], u: float) -> int:
+    """The cards drawn for a uniform ``u`` under the law ``law`` (its cumulative shares:
+    ``law[k]`` the chance of drawing ``k`` or fewer): the least ``k`` with ``u < law[k]``."""
+    last: int = law.shape[0] - 1
+    for count in range(last):
+        if u < law[count]:
+            return count
+    while last > 0 and law[last] == law[last - 1]:  # never a count of chance zero
+        last -= 1
+    return last
+
+
+@nb.njit(cache=True)
+def cards_short(stub: int, needed: int, burn: bool, bottom_kept: bool) -> int:
+    """The cards the last deal needed beyond what the stub held for it: ``stub`` cards when
+    it began, less its burn card, less the bottom card where it is never given as a
+    replacement (``bottom_kept``)."""
+    held = stub
+    if burn and held > 0:
+        held -= 1
+    if bottom_kept and held > 0:
+        held -= 1
+    return max(0, needed - held)
 
 
 @nb.njit(cache=True, inline="always")
@@ -148,6 +209,7 @@ def _restock(
     st[END] = size
     st[BURNS] = 0
     st[SHUFFLED] = 1
+    st[STUBS] += 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -216,14 +278,16 @@ def _replace(
     bottom = settings[S_BOTTOM] == 1
     for _ in range(count):
         remaining = st[END] - st[TOP]
-        if remaining == 1 and st[SHUFFLED] == 0:
-            st[OUTCOME] |= BOTTOM_CARD
         if remaining <= 1 and must_reshuffle(remaining, bottom, st[SHUFFLED] == 1):
+            if remaining == 1:  # only the bottom card left: from here, count what follows
+                st[AFTER_BOTTOM] = 0
             rule = settings[S_RULE]
             _reshuffle(seat, rule, stub, burns, discards, taken, pile, shuffles, order, st)
         hole[seat, held[seat]] = stub[st[TOP]]
         held[seat] += 1
         st[TOP] += 1
+        if st[AFTER_BOTTOM] >= 0:
+            st[AFTER_BOTTOM] += 1
     st[LAST_REPLACED] = seat
 
 
@@ -233,13 +297,15 @@ def play_hands(
     n: int,
     program: npt.NDArray[np.int64],
     settings: npt.NDArray[np.int64],
+    law: npt.NDArray[np.float64],
     fold_chance: float,
     outcomes: npt.NDArray[np.int64],
-    lives: npt.NDArray[np.int64],
+    stats: npt.NDArray[np.int64],
 ) -> None:
     """Play one hand of ``n`` players per seed (the button on seat n - 1, so seat 0 is dealt
-    first) and record its outcome (the procedure bits) and the live players when its last
-    deal, draw or pass began (one for a hand won before it)."""
+    first) and record its outcome (the procedure bits) and its numbers (``stats``, a row per
+    hand: the ``X_*`` columns).  ``law``: the draw-count law's cumulative shares (used when
+    ``settings[S_LAW]`` is ``BY_LAW``)."""
     phases = program.shape[0]
     last_card = -1
     last_deal = -1
@@ -257,12 +323,15 @@ def play_hands(
     threshold = settings[S_THRESHOLD]
     size = settings[S_DECK]
     five = settings[S_FIVE] == 1
+    bottom = settings[S_BOTTOM] == 1
+    by_law = settings[S_LAW] == BY_LAW
     low = family in (DEUCE_TO_SEVEN, ACE_TO_FIVE, BADUGI)
-    cards_matter = low or family == DRAW_HIGH or threshold >= 0
+    draws = low or family == DRAW_HIGH
+    cards_matter = (draws and not by_law) or threshold >= 0
     room = size + 8
     state = np.empty(1, dtype=np.uint64)
     shuffles = np.empty(1, dtype=np.uint64)
-    stub = np.empty(room, dtype=np.int64)
+    stub = np.arange(room, dtype=np.int64)  # unshuffled, its cards still tell apart
     burns = np.empty(room, dtype=np.int64)
     pile = np.empty(room, dtype=np.int64)
     order = np.empty(room, dtype=np.int64)
@@ -288,16 +357,21 @@ def play_hands(
         st[:] = 0
         st[END] = size
         st[LAST_REPLACED] = -1
+        st[AFTER_BOTTOM] = -1
         live[:] = True
         held[:] = 0
         count = n
         rounds = 0
         live_last = -1
+        stub_last = -1
+        needed_last = 0
+        short_last = 0
         for p in range(phases):
             if count == 1:
                 break
             if p == last_card:
                 live_last = count
+                stub_last = st[END] - st[TOP]
             kind = program[p, 0]
             if kind == BET:
                 if p > last_card:
@@ -313,24 +387,35 @@ def play_hands(
             elif kind == DEAL:
                 per = program[p, 1] + program[p, 2]
                 board = program[p, 3]
-                last_street = rule == STUD_WSOP and p == last_deal
-                if last_street and scrambles_burns(st[END] - st[TOP], count, st[BURNS]):
-                    size_now = 0
-                    for i in range(st[TOP], st[END]):
-                        pile[size_now] = stub[i]
-                        size_now += 1
-                    for i in range(st[BURNS]):
-                        pile[size_now] = burns[i]
-                        size_now += 1
-                    _restock(stub, pile, size_now, shuffles, order, st)
-                    st[OUTCOME] |= BURNS_SCRAMBLED
+                needed = per * count + board
+                if p == last_card:
+                    needed_last = needed
+                    short_last = cards_short(st[END] - st[TOP], needed, program[p, 4] == 1, False)
+                shared = False
+                if rule == STUD_WSOP and p == last_deal:
+                    way = wsop_last_street(st[END] - st[TOP], needed, st[BURNS])
+                    if way in (WSOP_SCRAMBLE, WSOP_SCRAMBLE_COMMUNITY):
+                        size_now = 0
+                        for i in range(st[TOP], st[END]):
+                            pile[size_now] = stub[i]
+                            size_now += 1
+                        for i in range(st[BURNS]):
+                            pile[size_now] = burns[i]
+                            size_now += 1
+                        _restock(stub, pile, size_now, shuffles, order, st)
+                        st[OUTCOME] |= BURNS_SCRAMBLED
+                    shared = way in (WSOP_COMMUNITY, WSOP_SCRAMBLE_COMMUNITY)
                 earlier = st[BURNS]
                 if program[p, 4]:
                     _burn(stub, burns, st)
-                needed = per * count + board
                 remaining = st[END] - st[TOP]
+                if shared and remaining >= per + board:
+                    # Rule 228: 'burn and deal a community card', off the stub as it stands.
+                    st[OUTCOME] |= COMMUNITY_CARD
+                    st[TOP] += per + board
+                    continue
                 if needed <= remaining:
-                    if p == first_deal and cards_matter:
+                    if p == first_deal and (cards_matter or draws):
                         i = 0
                         for _ in range(per):
                             for s in range(n):
@@ -361,15 +446,26 @@ def play_hands(
                     burns[i] = burns[i + reused]
                 st[BURNS] -= reused
             elif kind == DRAW:
+                kept_bottom = not bottom and st[SHUFFLED] == 0
+                stub_now = st[END] - st[TOP]
                 if program[p, 2]:
                     _burn(stub, burns, st)
+                if by_law:
+                    for s in range(n):
+                        u[s] = uniform(state)
                 owing = 0
+                asked = 0
                 st[LAST_REPLACED] = -1
                 for s in range(n):
                     if not live[s]:
                         continue
                     cards = held[s]
-                    keep_cards(hole[s], cards, family, rank, keep)
+                    if by_law:  # the law's number of cards, the first cards held
+                        throw = min(law_count(law, u[s]), cards)
+                        for i in range(cards):
+                            keep[i] = i >= throw
+                    else:
+                        keep_cards(hole[s], cards, family, rank, keep)
                     k = 0
                     thrown = 0
                     for i in range(cards):
@@ -386,6 +482,7 @@ def play_hands(
                     for i in range(k):
                         hole[s, i] = kept[i]
                     held[s] = k
+                    asked += thrown
                     back = held_back(thrown, five)
                     if back:
                         owed[owing, 0] = s
@@ -398,12 +495,23 @@ def play_hands(
                     )  # fmt: skip
                 for o in range(owing):
                     s = owed[o, 0]
-                    if st[LAST_REPLACED] == s:
+                    # 'if no later player drew, it is necessary to deal a burn card first'
+                    if st[LAST_REPLACED] == s and st[END] > st[TOP]:
+                        st[OUTCOME] |= FIVE_BURN
                         _burn(stub, burns, st)
                     _replace(
                         s, owed[o, 1], settings, hole, held, stub, burns,
                         discards, taken, pile, shuffles, order, st,
                     )  # fmt: skip
                 st[DRAWS] += 1
+                if p == last_card:
+                    needed_last = asked
+                    short_last = cards_short(stub_now, asked, program[p, 2] == 1, kept_bottom)
+        if st[AFTER_BOTTOM] == 1:
+            st[OUTCOME] |= BOTTOM_CARD
         outcomes[t] = st[OUTCOME]
-        lives[t] = live_last if live_last >= 0 else count
+        stats[t, X_LIVE] = live_last if live_last >= 0 else count
+        stats[t, X_STUB] = stub_last if live_last >= 0 else -1
+        stats[t, X_NEEDED] = needed_last
+        stats[t, X_SHORT] = short_last
+        stats[t, X_STUBS] = st[STUBS]

@@ -198,32 +198,66 @@ class JackpotStepDown(_message.Message):
     def __init__(self, every_hours: _Optional[float] = ..., steps: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class BadBeatJackpot(_message.Message):
-    __slots__ = ("min_losing_hand", "min_winning_hand", "hole_cards_play", "quads_need_pocket_pair", "board_trips_full_house", "sweep")
+    __slots__ = ("min_losing_hand", "min_winning_hand", "hole_cards_play", "quads_need_pocket_pair", "board_trips_full_house", "sweep", "losing_hand", "winning_hand")
     MIN_LOSING_HAND_FIELD_NUMBER: _ClassVar[int]
     MIN_WINNING_HAND_FIELD_NUMBER: _ClassVar[int]
     HOLE_CARDS_PLAY_FIELD_NUMBER: _ClassVar[int]
     QUADS_NEED_POCKET_PAIR_FIELD_NUMBER: _ClassVar[int]
     BOARD_TRIPS_FULL_HOUSE_FIELD_NUMBER: _ClassVar[int]
     SWEEP_FIELD_NUMBER: _ClassVar[int]
+    LOSING_HAND_FIELD_NUMBER: _ClassVar[int]
+    WINNING_HAND_FIELD_NUMBER: _ClassVar[int]
     min_losing_hand: str
     min_winning_hand: str
     hole_cards_play: int
     quads_need_pocket_pair: bool
     board_trips_full_house: bool
     sweep: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, min_losing_hand: _Optional[str] = ..., min_winning_hand: _Optional[str] = ..., hole_cards_play: _Optional[int] = ..., quads_need_pocket_pair: _Optional[bool] = ..., board_trips_full_house: _Optional[bool] = ..., sweep: _Optional[_Iterable[str]] = ...) -> None: ...
+    losing_hand: JackpotHandBand
+    winning_hand: JackpotHandBand
+    def __init__(self, min_losing_hand: _Optional[str] = ..., min_winning_hand: _Optional[str] = ..., hole_cards_play: _Optional[int] = ..., quads_need_pocket_pair: _Optional[bool] = ..., board_trips_full_house: _Optional[bool] = ..., sweep: _Optional[_Iterable[str]] = ..., losing_hand: _Optional[_Union[JackpotHandBand, _Mapping]] = ..., winning_hand: _Optional[_Union[JackpotHandBand, _Mapping]] = ...) -> None: ...
+
+class JackpotHandBand(_message.Message):
+    __slots__ = ("at_least", "at_most", "exactly")
+    AT_LEAST_FIELD_NUMBER: _ClassVar[int]
+    AT_MOST_FIELD_NUMBER: _ClassVar[int]
+    EXACTLY_FIELD_NUMBER: _ClassVar[int]
+    at_least: str
+    at_most: str
+    exactly: str
+    def __init__(self, at_least: _Optional[str] = ..., at_most: _Optional[str] = ..., exactly: _Optional[str] = ...) -> None: ...
 
 class GutsSpec(_message.Message):
-    __slots__ = ("game", "policy", "seats", "equilibrium")
+    __slots__ = ("game", "policy", "seats", "equilibrium", "statistics", "forced")
     GAME_FIELD_NUMBER: _ClassVar[int]
     POLICY_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     EQUILIBRIUM_FIELD_NUMBER: _ClassVar[int]
+    STATISTICS_FIELD_NUMBER: _ClassVar[int]
+    FORCED_FIELD_NUMBER: _ClassVar[int]
     game: GutsGame
     policy: GutsStayPolicy
     seats: _containers.RepeatedCompositeFieldContainer[GutsStayPolicy]
     equilibrium: GutsEquilibrium
-    def __init__(self, game: _Optional[_Union[GutsGame, _Mapping]] = ..., policy: _Optional[_Union[GutsStayPolicy, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[GutsStayPolicy, _Mapping]]] = ..., equilibrium: _Optional[_Union[GutsEquilibrium, _Mapping]] = ...) -> None: ...
+    statistics: GutsStatistics
+    forced: _containers.RepeatedCompositeFieldContainer[GutsForcedDeal]
+    def __init__(self, game: _Optional[_Union[GutsGame, _Mapping]] = ..., policy: _Optional[_Union[GutsStayPolicy, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[GutsStayPolicy, _Mapping]]] = ..., equilibrium: _Optional[_Union[GutsEquilibrium, _Mapping]] = ..., statistics: _Optional[_Union[GutsStatistics, _Mapping]] = ..., forced: _Optional[_Iterable[_Union[GutsForcedDeal, _Mapping]]] = ...) -> None: ...
+
+class GutsStatistics(_message.Message):
+    __slots__ = ("pot_over", "deals_over")
+    POT_OVER_FIELD_NUMBER: _ClassVar[int]
+    DEALS_OVER_FIELD_NUMBER: _ClassVar[int]
+    pot_over: _containers.RepeatedScalarFieldContainer[int]
+    deals_over: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, pot_over: _Optional[_Iterable[int]] = ..., deals_over: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class GutsForcedDeal(_message.Message):
+    __slots__ = ("hands", "stay")
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    STAY_FIELD_NUMBER: _ClassVar[int]
+    hands: _containers.RepeatedScalarFieldContainer[str]
+    stay: _containers.RepeatedScalarFieldContainer[bool]
+    def __init__(self, hands: _Optional[_Iterable[str]] = ..., stay: _Optional[_Iterable[bool]] = ...) -> None: ...
 
 class GutsGame(_message.Message):
     __slots__ = ("code", "players", "max_deals")
@@ -292,10 +326,12 @@ class ExhaustionPolicy(_message.Message):
     def __init__(self, fold_chance: _Optional[float] = ..., threshold: _Optional[str] = ...) -> None: ...
 
 class ExhaustionDraw(_message.Message):
-    __slots__ = ("rank",)
+    __slots__ = ("rank", "law")
     RANK_FIELD_NUMBER: _ClassVar[int]
+    LAW_FIELD_NUMBER: _ClassVar[int]
     rank: str
-    def __init__(self, rank: _Optional[str] = ...) -> None: ...
+    law: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, rank: _Optional[str] = ..., law: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class RakeSpec(_message.Message):
     __slots__ = ("game", "players", "room", "policies")
@@ -378,13 +414,18 @@ class JobResult(_message.Message):
     def __init__(self, bad_beat: _Optional[_Union[BadBeatResult, _Mapping]] = ..., guts: _Optional[_Union[GutsResult, _Mapping]] = ..., exhaustion: _Optional[_Union[ExhaustionResult, _Mapping]] = ..., rake: _Optional[_Union[RakeResult, _Mapping]] = ...) -> None: ...
 
 class BadBeatResult(_message.Message):
-    __slots__ = ("hands", "jackpot_hands", "frequency", "ci95_low", "ci95_high", "one_in", "levels", "table", "policy")
+    __slots__ = ("hands", "jackpot_hands", "frequency", "ci95_low", "ci95_high", "one_in", "qualifying_hands", "qualifying_frequency", "qualifying_ci95_low", "qualifying_ci95_high", "hands_between_hits", "levels", "table", "policy")
     HANDS_FIELD_NUMBER: _ClassVar[int]
     JACKPOT_HANDS_FIELD_NUMBER: _ClassVar[int]
     FREQUENCY_FIELD_NUMBER: _ClassVar[int]
     CI95_LOW_FIELD_NUMBER: _ClassVar[int]
     CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
     ONE_IN_FIELD_NUMBER: _ClassVar[int]
+    QUALIFYING_HANDS_FIELD_NUMBER: _ClassVar[int]
+    QUALIFYING_FREQUENCY_FIELD_NUMBER: _ClassVar[int]
+    QUALIFYING_CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    QUALIFYING_CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    HANDS_BETWEEN_HITS_FIELD_NUMBER: _ClassVar[int]
     LEVELS_FIELD_NUMBER: _ClassVar[int]
     TABLE_FIELD_NUMBER: _ClassVar[int]
     POLICY_FIELD_NUMBER: _ClassVar[int]
@@ -394,29 +435,42 @@ class BadBeatResult(_message.Message):
     ci95_low: float
     ci95_high: float
     one_in: float
+    qualifying_hands: int
+    qualifying_frequency: float
+    qualifying_ci95_low: float
+    qualifying_ci95_high: float
+    hands_between_hits: Distribution
     levels: _containers.RepeatedCompositeFieldContainer[BadBeatLevel]
     table: BadBeatTable
     policy: JackpotPolicyResult
-    def __init__(self, hands: _Optional[int] = ..., jackpot_hands: _Optional[int] = ..., frequency: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ..., one_in: _Optional[float] = ..., levels: _Optional[_Iterable[_Union[BadBeatLevel, _Mapping]]] = ..., table: _Optional[_Union[BadBeatTable, _Mapping]] = ..., policy: _Optional[_Union[JackpotPolicyResult, _Mapping]] = ...) -> None: ...
+    def __init__(self, hands: _Optional[int] = ..., jackpot_hands: _Optional[int] = ..., frequency: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ..., one_in: _Optional[float] = ..., qualifying_hands: _Optional[int] = ..., qualifying_frequency: _Optional[float] = ..., qualifying_ci95_low: _Optional[float] = ..., qualifying_ci95_high: _Optional[float] = ..., hands_between_hits: _Optional[_Union[Distribution, _Mapping]] = ..., levels: _Optional[_Iterable[_Union[BadBeatLevel, _Mapping]]] = ..., table: _Optional[_Union[BadBeatTable, _Mapping]] = ..., policy: _Optional[_Union[JackpotPolicyResult, _Mapping]] = ...) -> None: ...
 
 class BadBeatLevel(_message.Message):
-    __slots__ = ("losing_hand", "jackpot_hands", "card_hands", "frequency", "ci95_low", "ci95_high")
+    __slots__ = ("losing_hand", "jackpot_hands", "card_hands", "frequency", "ci95_low", "ci95_high", "qualifying_hands", "qualifying_frequency", "qualifying_ci95_low", "qualifying_ci95_high")
     LOSING_HAND_FIELD_NUMBER: _ClassVar[int]
     JACKPOT_HANDS_FIELD_NUMBER: _ClassVar[int]
     CARD_HANDS_FIELD_NUMBER: _ClassVar[int]
     FREQUENCY_FIELD_NUMBER: _ClassVar[int]
     CI95_LOW_FIELD_NUMBER: _ClassVar[int]
     CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    QUALIFYING_HANDS_FIELD_NUMBER: _ClassVar[int]
+    QUALIFYING_FREQUENCY_FIELD_NUMBER: _ClassVar[int]
+    QUALIFYING_CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    QUALIFYING_CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
     losing_hand: str
     jackpot_hands: int
     card_hands: int
     frequency: float
     ci95_low: float
     ci95_high: float
-    def __init__(self, losing_hand: _Optional[str] = ..., jackpot_hands: _Optional[int] = ..., card_hands: _Optional[int] = ..., frequency: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ...) -> None: ...
+    qualifying_hands: int
+    qualifying_frequency: float
+    qualifying_ci95_low: float
+    qualifying_ci95_high: float
+    def __init__(self, losing_hand: _Optional[str] = ..., jackpot_hands: _Optional[int] = ..., card_hands: _Optional[int] = ..., frequency: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ..., qualifying_hands: _Optional[int] = ..., qualifying_frequency: _Optional[float] = ..., qualifying_ci95_low: _Optional[float] = ..., qualifying_ci95_high: _Optional[float] = ...) -> None: ...
 
 class BadBeatTable(_message.Message):
-    __slots__ = ("flop_share", "showdown_share", "no_showdown_share", "players_per_flop", "mean_pot_bb", "kinds", "rake_per_hand", "drop_per_hand", "conditions_met")
+    __slots__ = ("flop_share", "showdown_share", "no_showdown_share", "players_per_flop", "mean_pot_bb", "kinds", "rake_per_hand", "drop_per_hand", "conditions_met", "rake_taken", "drop_taken")
     FLOP_SHARE_FIELD_NUMBER: _ClassVar[int]
     SHOWDOWN_SHARE_FIELD_NUMBER: _ClassVar[int]
     NO_SHOWDOWN_SHARE_FIELD_NUMBER: _ClassVar[int]
@@ -426,6 +480,8 @@ class BadBeatTable(_message.Message):
     RAKE_PER_HAND_FIELD_NUMBER: _ClassVar[int]
     DROP_PER_HAND_FIELD_NUMBER: _ClassVar[int]
     CONDITIONS_MET_FIELD_NUMBER: _ClassVar[int]
+    RAKE_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    DROP_TAKEN_FIELD_NUMBER: _ClassVar[int]
     flop_share: float
     showdown_share: float
     no_showdown_share: float
@@ -435,7 +491,9 @@ class BadBeatTable(_message.Message):
     rake_per_hand: float
     drop_per_hand: float
     conditions_met: float
-    def __init__(self, flop_share: _Optional[float] = ..., showdown_share: _Optional[float] = ..., no_showdown_share: _Optional[float] = ..., players_per_flop: _Optional[float] = ..., mean_pot_bb: _Optional[float] = ..., kinds: _Optional[_Iterable[_Union[KindStats, _Mapping]]] = ..., rake_per_hand: _Optional[float] = ..., drop_per_hand: _Optional[float] = ..., conditions_met: _Optional[float] = ...) -> None: ...
+    rake_taken: Distribution
+    drop_taken: Distribution
+    def __init__(self, flop_share: _Optional[float] = ..., showdown_share: _Optional[float] = ..., no_showdown_share: _Optional[float] = ..., players_per_flop: _Optional[float] = ..., mean_pot_bb: _Optional[float] = ..., kinds: _Optional[_Iterable[_Union[KindStats, _Mapping]]] = ..., rake_per_hand: _Optional[float] = ..., drop_per_hand: _Optional[float] = ..., conditions_met: _Optional[float] = ..., rake_taken: _Optional[_Union[Distribution, _Mapping]] = ..., drop_taken: _Optional[_Union[Distribution, _Mapping]] = ...) -> None: ...
 
 class KindStats(_message.Message):
     __slots__ = ("name", "seats", "model", "vpip", "saw_flop", "went_to_showdown", "won")
@@ -536,44 +594,102 @@ class JackpotKind(_message.Message):
     def __init__(self, name: _Optional[str] = ..., received_bb100: _Optional[float] = ..., drop_paid_bb100: _Optional[float] = ..., net_bb100: _Optional[float] = ...) -> None: ...
 
 class GutsResult(_message.Message):
-    __slots__ = ("sessions", "ended", "censored", "pot_limit_stopped", "deals_mean", "deals_median", "deals_p90", "deals_p99", "deals_max", "deals_histogram", "pot_by_deal", "largest_pot", "pot_over", "cap_hit_sessions", "cap_hits", "set_aside_total", "seats", "equilibrium")
+    __slots__ = ("sessions", "endings", "censored", "inexact_sessions", "inexact_note", "deals", "deals_over", "final_pot", "largest_pot", "pot_over", "growth", "pot_tail_index", "pot_by_deal", "cap_hit_sessions", "cap_hits", "set_aside_total", "seats", "equilibrium")
     SESSIONS_FIELD_NUMBER: _ClassVar[int]
-    ENDED_FIELD_NUMBER: _ClassVar[int]
+    ENDINGS_FIELD_NUMBER: _ClassVar[int]
     CENSORED_FIELD_NUMBER: _ClassVar[int]
-    POT_LIMIT_STOPPED_FIELD_NUMBER: _ClassVar[int]
-    DEALS_MEAN_FIELD_NUMBER: _ClassVar[int]
-    DEALS_MEDIAN_FIELD_NUMBER: _ClassVar[int]
-    DEALS_P90_FIELD_NUMBER: _ClassVar[int]
-    DEALS_P99_FIELD_NUMBER: _ClassVar[int]
-    DEALS_MAX_FIELD_NUMBER: _ClassVar[int]
-    DEALS_HISTOGRAM_FIELD_NUMBER: _ClassVar[int]
-    POT_BY_DEAL_FIELD_NUMBER: _ClassVar[int]
+    INEXACT_SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    INEXACT_NOTE_FIELD_NUMBER: _ClassVar[int]
+    DEALS_FIELD_NUMBER: _ClassVar[int]
+    DEALS_OVER_FIELD_NUMBER: _ClassVar[int]
+    FINAL_POT_FIELD_NUMBER: _ClassVar[int]
     LARGEST_POT_FIELD_NUMBER: _ClassVar[int]
     POT_OVER_FIELD_NUMBER: _ClassVar[int]
+    GROWTH_FIELD_NUMBER: _ClassVar[int]
+    POT_TAIL_INDEX_FIELD_NUMBER: _ClassVar[int]
+    POT_BY_DEAL_FIELD_NUMBER: _ClassVar[int]
     CAP_HIT_SESSIONS_FIELD_NUMBER: _ClassVar[int]
     CAP_HITS_FIELD_NUMBER: _ClassVar[int]
     SET_ASIDE_TOTAL_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     EQUILIBRIUM_FIELD_NUMBER: _ClassVar[int]
     sessions: int
-    ended: int
+    endings: _containers.RepeatedCompositeFieldContainer[GutsEnding]
     censored: int
-    pot_limit_stopped: int
-    deals_mean: float
-    deals_median: int
-    deals_p90: int
-    deals_p99: int
-    deals_max: int
-    deals_histogram: _containers.RepeatedCompositeFieldContainer[CountOfValue]
-    pot_by_deal: _containers.RepeatedCompositeFieldContainer[GutsPotByDeal]
-    largest_pot: int
+    inexact_sessions: int
+    inexact_note: str
+    deals: Distribution
+    deals_over: _containers.RepeatedCompositeFieldContainer[GutsDealsOver]
+    final_pot: Distribution
+    largest_pot: Distribution
     pot_over: _containers.RepeatedCompositeFieldContainer[GutsPotOver]
+    growth: GutsGrowth
+    pot_tail_index: TailIndex
+    pot_by_deal: _containers.RepeatedCompositeFieldContainer[GutsPotByDeal]
     cap_hit_sessions: int
     cap_hits: int
     set_aside_total: int
     seats: _containers.RepeatedCompositeFieldContainer[GutsSeat]
     equilibrium: GutsEquilibriumResult
-    def __init__(self, sessions: _Optional[int] = ..., ended: _Optional[int] = ..., censored: _Optional[int] = ..., pot_limit_stopped: _Optional[int] = ..., deals_mean: _Optional[float] = ..., deals_median: _Optional[int] = ..., deals_p90: _Optional[int] = ..., deals_p99: _Optional[int] = ..., deals_max: _Optional[int] = ..., deals_histogram: _Optional[_Iterable[_Union[CountOfValue, _Mapping]]] = ..., pot_by_deal: _Optional[_Iterable[_Union[GutsPotByDeal, _Mapping]]] = ..., largest_pot: _Optional[int] = ..., pot_over: _Optional[_Iterable[_Union[GutsPotOver, _Mapping]]] = ..., cap_hit_sessions: _Optional[int] = ..., cap_hits: _Optional[int] = ..., set_aside_total: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[GutsSeat, _Mapping]]] = ..., equilibrium: _Optional[_Union[GutsEquilibriumResult, _Mapping]] = ...) -> None: ...
+    def __init__(self, sessions: _Optional[int] = ..., endings: _Optional[_Iterable[_Union[GutsEnding, _Mapping]]] = ..., censored: _Optional[int] = ..., inexact_sessions: _Optional[int] = ..., inexact_note: _Optional[str] = ..., deals: _Optional[_Union[Distribution, _Mapping]] = ..., deals_over: _Optional[_Iterable[_Union[GutsDealsOver, _Mapping]]] = ..., final_pot: _Optional[_Union[Distribution, _Mapping]] = ..., largest_pot: _Optional[_Union[Distribution, _Mapping]] = ..., pot_over: _Optional[_Iterable[_Union[GutsPotOver, _Mapping]]] = ..., growth: _Optional[_Union[GutsGrowth, _Mapping]] = ..., pot_tail_index: _Optional[_Union[TailIndex, _Mapping]] = ..., pot_by_deal: _Optional[_Iterable[_Union[GutsPotByDeal, _Mapping]]] = ..., cap_hit_sessions: _Optional[int] = ..., cap_hits: _Optional[int] = ..., set_aside_total: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[GutsSeat, _Mapping]]] = ..., equilibrium: _Optional[_Union[GutsEquilibriumResult, _Mapping]] = ...) -> None: ...
+
+class GutsEnding(_message.Message):
+    __slots__ = ("ending", "sessions", "frequency", "ci95_low", "ci95_high")
+    ENDING_FIELD_NUMBER: _ClassVar[int]
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    FREQUENCY_FIELD_NUMBER: _ClassVar[int]
+    CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    ending: str
+    sessions: int
+    frequency: float
+    ci95_low: float
+    ci95_high: float
+    def __init__(self, ending: _Optional[str] = ..., sessions: _Optional[int] = ..., frequency: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ...) -> None: ...
+
+class GutsDealsOver(_message.Message):
+    __slots__ = ("deals", "sessions", "frequency", "ci95_low", "ci95_high")
+    DEALS_FIELD_NUMBER: _ClassVar[int]
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    FREQUENCY_FIELD_NUMBER: _ClassVar[int]
+    CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    deals: int
+    sessions: int
+    frequency: float
+    ci95_low: float
+    ci95_high: float
+    def __init__(self, deals: _Optional[int] = ..., sessions: _Optional[int] = ..., frequency: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ...) -> None: ...
+
+class GutsGrowth(_message.Message):
+    __slots__ = ("deals", "mean", "mean_ci95_low", "mean_ci95_high", "mean_square", "mean_square_ci95_low", "mean_square_ci95_high")
+    DEALS_FIELD_NUMBER: _ClassVar[int]
+    MEAN_FIELD_NUMBER: _ClassVar[int]
+    MEAN_CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    MEAN_CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    MEAN_SQUARE_FIELD_NUMBER: _ClassVar[int]
+    MEAN_SQUARE_CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    MEAN_SQUARE_CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    deals: int
+    mean: float
+    mean_ci95_low: float
+    mean_ci95_high: float
+    mean_square: float
+    mean_square_ci95_low: float
+    mean_square_ci95_high: float
+    def __init__(self, deals: _Optional[int] = ..., mean: _Optional[float] = ..., mean_ci95_low: _Optional[float] = ..., mean_ci95_high: _Optional[float] = ..., mean_square: _Optional[float] = ..., mean_square_ci95_low: _Optional[float] = ..., mean_square_ci95_high: _Optional[float] = ...) -> None: ...
+
+class TailIndex(_message.Message):
+    __slots__ = ("alpha", "ci95_low", "ci95_high", "k")
+    ALPHA_FIELD_NUMBER: _ClassVar[int]
+    CI95_LOW_FIELD_NUMBER: _ClassVar[int]
+    CI95_HIGH_FIELD_NUMBER: _ClassVar[int]
+    K_FIELD_NUMBER: _ClassVar[int]
+    alpha: float
+    ci95_low: float
+    ci95_high: float
+    k: int
+    def __init__(self, alpha: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ..., k: _Optional[int] = ...) -> None: ...
 
 class Distribution(_message.Message):
     __slots__ = ("count", "minimum", "maximum", "quantiles", "mean", "mean_ci95_low", "mean_ci95_high", "tail", "tail_note", "censored", "censored_note", "histogram", "log_histogram")
@@ -660,16 +776,14 @@ class GutsPotOver(_message.Message):
     def __init__(self, times_ante: _Optional[int] = ..., sessions: _Optional[int] = ..., frequency: _Optional[float] = ..., ci95_low: _Optional[float] = ..., ci95_high: _Optional[float] = ...) -> None: ...
 
 class GutsSeat(_message.Message):
-    __slots__ = ("seat", "policy", "mean_net", "sd_net")
+    __slots__ = ("seat", "policy", "net")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     POLICY_FIELD_NUMBER: _ClassVar[int]
-    MEAN_NET_FIELD_NUMBER: _ClassVar[int]
-    SD_NET_FIELD_NUMBER: _ClassVar[int]
+    NET_FIELD_NUMBER: _ClassVar[int]
     seat: int
     policy: str
-    mean_net: float
-    sd_net: float
-    def __init__(self, seat: _Optional[int] = ..., policy: _Optional[str] = ..., mean_net: _Optional[float] = ..., sd_net: _Optional[float] = ...) -> None: ...
+    net: Distribution
+    def __init__(self, seat: _Optional[int] = ..., policy: _Optional[str] = ..., net: _Optional[_Union[Distribution, _Mapping]] = ...) -> None: ...
 
 class GutsEquilibriumResult(_message.Message):
     __slots__ = ("top", "threshold", "value", "best_reply_top", "gain")
@@ -686,7 +800,7 @@ class GutsEquilibriumResult(_message.Message):
     def __init__(self, top: _Optional[float] = ..., threshold: _Optional[str] = ..., value: _Optional[float] = ..., best_reply_top: _Optional[float] = ..., gain: _Optional[float] = ...) -> None: ...
 
 class ExhaustionResult(_message.Message):
-    __slots__ = ("game", "game_name", "rule", "deals_bottom_card", "five_consecutive", "policy", "draw_policy", "hands", "table")
+    __slots__ = ("game", "game_name", "rule", "deals_bottom_card", "five_consecutive", "policy", "draw_policy", "hands", "table", "exclusive", "draw_law")
     GAME_FIELD_NUMBER: _ClassVar[int]
     GAME_NAME_FIELD_NUMBER: _ClassVar[int]
     RULE_FIELD_NUMBER: _ClassVar[int]
@@ -696,6 +810,8 @@ class ExhaustionResult(_message.Message):
     DRAW_POLICY_FIELD_NUMBER: _ClassVar[int]
     HANDS_FIELD_NUMBER: _ClassVar[int]
     TABLE_FIELD_NUMBER: _ClassVar[int]
+    EXCLUSIVE_FIELD_NUMBER: _ClassVar[int]
+    DRAW_LAW_FIELD_NUMBER: _ClassVar[int]
     game: str
     game_name: str
     rule: str
@@ -705,19 +821,33 @@ class ExhaustionResult(_message.Message):
     draw_policy: str
     hands: int
     table: _containers.RepeatedCompositeFieldContainer[ExhaustionRow]
-    def __init__(self, game: _Optional[str] = ..., game_name: _Optional[str] = ..., rule: _Optional[str] = ..., deals_bottom_card: _Optional[bool] = ..., five_consecutive: _Optional[bool] = ..., policy: _Optional[str] = ..., draw_policy: _Optional[str] = ..., hands: _Optional[int] = ..., table: _Optional[_Iterable[_Union[ExhaustionRow, _Mapping]]] = ...) -> None: ...
+    exclusive: bool
+    draw_law: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, game: _Optional[str] = ..., game_name: _Optional[str] = ..., rule: _Optional[str] = ..., deals_bottom_card: _Optional[bool] = ..., five_consecutive: _Optional[bool] = ..., policy: _Optional[str] = ..., draw_policy: _Optional[str] = ..., hands: _Optional[int] = ..., table: _Optional[_Iterable[_Union[ExhaustionRow, _Mapping]]] = ..., exclusive: _Optional[bool] = ..., draw_law: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class ExhaustionRow(_message.Message):
-    __slots__ = ("players", "hands", "mean_live_last_deal", "events")
+    __slots__ = ("players", "hands", "mean_live_last_deal", "events", "reached_last_deal", "live_last_deal", "stub_last_deal", "cards_needed_last_deal", "cards_short_last_deal", "new_stubs")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     HANDS_FIELD_NUMBER: _ClassVar[int]
     MEAN_LIVE_LAST_DEAL_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    REACHED_LAST_DEAL_FIELD_NUMBER: _ClassVar[int]
+    LIVE_LAST_DEAL_FIELD_NUMBER: _ClassVar[int]
+    STUB_LAST_DEAL_FIELD_NUMBER: _ClassVar[int]
+    CARDS_NEEDED_LAST_DEAL_FIELD_NUMBER: _ClassVar[int]
+    CARDS_SHORT_LAST_DEAL_FIELD_NUMBER: _ClassVar[int]
+    NEW_STUBS_FIELD_NUMBER: _ClassVar[int]
     players: int
     hands: int
     mean_live_last_deal: float
     events: _containers.RepeatedCompositeFieldContainer[ExhaustionEvent]
-    def __init__(self, players: _Optional[int] = ..., hands: _Optional[int] = ..., mean_live_last_deal: _Optional[float] = ..., events: _Optional[_Iterable[_Union[ExhaustionEvent, _Mapping]]] = ...) -> None: ...
+    reached_last_deal: ExhaustionEvent
+    live_last_deal: Distribution
+    stub_last_deal: Distribution
+    cards_needed_last_deal: Distribution
+    cards_short_last_deal: Distribution
+    new_stubs: Distribution
+    def __init__(self, players: _Optional[int] = ..., hands: _Optional[int] = ..., mean_live_last_deal: _Optional[float] = ..., events: _Optional[_Iterable[_Union[ExhaustionEvent, _Mapping]]] = ..., reached_last_deal: _Optional[_Union[ExhaustionEvent, _Mapping]] = ..., live_last_deal: _Optional[_Union[Distribution, _Mapping]] = ..., stub_last_deal: _Optional[_Union[Distribution, _Mapping]] = ..., cards_needed_last_deal: _Optional[_Union[Distribution, _Mapping]] = ..., cards_short_last_deal: _Optional[_Union[Distribution, _Mapping]] = ..., new_stubs: _Optional[_Union[Distribution, _Mapping]] = ...) -> None: ...
 
 class ExhaustionEvent(_message.Message):
     __slots__ = ("event", "hands", "frequency", "ci95_low", "ci95_high")
@@ -760,7 +890,7 @@ class TableStats(_message.Message):
     def __init__(self, flop_share: _Optional[float] = ..., showdown_share: _Optional[float] = ..., no_showdown_share: _Optional[float] = ..., players_per_flop: _Optional[float] = ..., mean_pot_bb: _Optional[float] = ..., kinds: _Optional[_Iterable[_Union[KindStats, _Mapping]]] = ...) -> None: ...
 
 class RakePolicyResult(_message.Message):
-    __slots__ = ("name", "rule", "per_hand", "per_hand_ci95", "per_100_hands", "bb_per_100_per_player", "raked_share", "capped_share", "drop_per_hand", "drop_per_hour", "time_per_hand", "difference", "difference_ci95", "difference_unpaired_ci95", "kinds")
+    __slots__ = ("name", "rule", "per_hand", "per_hand_ci95", "per_100_hands", "bb_per_100_per_player", "raked_share", "capped_share", "drop_per_hand", "drop_per_hour", "time_per_hand", "difference", "difference_ci95", "difference_unpaired_ci95", "kinds", "rake_taken", "drop_taken")
     NAME_FIELD_NUMBER: _ClassVar[int]
     RULE_FIELD_NUMBER: _ClassVar[int]
     PER_HAND_FIELD_NUMBER: _ClassVar[int]
@@ -776,6 +906,8 @@ class RakePolicyResult(_message.Message):
     DIFFERENCE_CI95_FIELD_NUMBER: _ClassVar[int]
     DIFFERENCE_UNPAIRED_CI95_FIELD_NUMBER: _ClassVar[int]
     KINDS_FIELD_NUMBER: _ClassVar[int]
+    RAKE_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    DROP_TAKEN_FIELD_NUMBER: _ClassVar[int]
     name: str
     rule: str
     per_hand: float
@@ -791,7 +923,9 @@ class RakePolicyResult(_message.Message):
     difference_ci95: float
     difference_unpaired_ci95: float
     kinds: _containers.RepeatedCompositeFieldContainer[RakeKind]
-    def __init__(self, name: _Optional[str] = ..., rule: _Optional[str] = ..., per_hand: _Optional[float] = ..., per_hand_ci95: _Optional[float] = ..., per_100_hands: _Optional[float] = ..., bb_per_100_per_player: _Optional[float] = ..., raked_share: _Optional[float] = ..., capped_share: _Optional[float] = ..., drop_per_hand: _Optional[float] = ..., drop_per_hour: _Optional[float] = ..., time_per_hand: _Optional[float] = ..., difference: _Optional[float] = ..., difference_ci95: _Optional[float] = ..., difference_unpaired_ci95: _Optional[float] = ..., kinds: _Optional[_Iterable[_Union[RakeKind, _Mapping]]] = ...) -> None: ...
+    rake_taken: Distribution
+    drop_taken: Distribution
+    def __init__(self, name: _Optional[str] = ..., rule: _Optional[str] = ..., per_hand: _Optional[float] = ..., per_hand_ci95: _Optional[float] = ..., per_100_hands: _Optional[float] = ..., bb_per_100_per_player: _Optional[float] = ..., raked_share: _Optional[float] = ..., capped_share: _Optional[float] = ..., drop_per_hand: _Optional[float] = ..., drop_per_hour: _Optional[float] = ..., time_per_hand: _Optional[float] = ..., difference: _Optional[float] = ..., difference_ci95: _Optional[float] = ..., difference_unpaired_ci95: _Optional[float] = ..., kinds: _Optional[_Iterable[_Union[RakeKind, _Mapping]]] = ..., rake_taken: _Optional[_Union[Distribution, _Mapping]] = ..., drop_taken: _Optional[_Union[Distribution, _Mapping]] = ...) -> None: ...
 
 class RakeKind(_message.Message):
     __slots__ = ("name", "paid_bb100", "paid_bb100_ci95", "drop_bb100", "difference_bb100", "difference_bb100_ci95")

@@ -50,7 +50,7 @@ from common import (
 )
 
 from simulations.engine.game import ExhaustionRule
-from simulations.models.exhaustion import ExhaustionModel
+from simulations.models.exhaustion import ExhaustionModel, count_events
 from simulations.models.exhaustion_reference import play_reference
 
 SEED = 20_260_301
@@ -155,9 +155,9 @@ def scenario(name: str, model: ExhaustionModel, config: Config) -> Scenario:
             f"{name}: hand {bad}: the kernel's outcome {kernel[bad]}, the engine's {reference[bad]}"
         )
     outcomes = found.contenders[0].result[0]
+    counts = count_events(model.rule, outcomes)
     found.procedures = {
-        label: float(np.count_nonzero(outcomes & bit)) / len(outcomes)
-        for label, bit in model.events
+        event.name: count / len(outcomes) for event, count in zip(model.events, counts, strict=True)
     }
     return found
 

@@ -275,6 +275,18 @@ class Fields:
             raise SpecError(self.path(key), f"must increase, got {echo(value)}")
         return list(value)
 
+    def optional_numbers(self, key: str) -> list[float] | None:
+        """A list of numbers (integers or not, not booleans), or None when absent."""
+        if key not in self._table:
+            self._read.add(key)
+            return None
+        value = self._get(key, _MISSING)
+        if not isinstance(value, list) or any(
+            isinstance(v, bool) or not isinstance(v, int | float) for v in value
+        ):
+            raise SpecError(self.path(key), f"must be a list of numbers, not {echo(value)}")
+        return [float(v) for v in value]
+
     def booleans(self, key: str, *, count: int) -> list[bool]:
         """A list of exactly ``count`` booleans (required)."""
         value = self._get(key, _MISSING)

@@ -290,16 +290,10 @@ def check_law(law: tuple[float, ...], most: int) -> None:
 
 def _read_law(section: Fields, most: int) -> tuple[float, ...] | None:
     """``draw.law``, checked (:func:`check_law`); None when absent."""
-    if not section.has("law"):
-        section.optional_number("law")  # marks the key read: a job may leave it out
+    value = section.optional_numbers("law")
+    if value is None:
         return None
-    # Fields has no reader for a list of numbers: the raw value, checked here.
-    value = section._get("law", None)
-    if not isinstance(value, list) or any(
-        isinstance(v, bool) or not isinstance(v, int | float) for v in value
-    ):
-        raise SpecError(section.path("law"), f"must be a list of numbers, not {echo(value)}")
-    law = tuple(float(v) for v in value)
+    law = tuple(value)
     try:
         check_law(law, most)
     except ValueError as err:

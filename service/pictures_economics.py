@@ -8,8 +8,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from matplotlib import ticker
-
 from service.pictures import _pyplot, save
 from workers.job import Job
 
@@ -107,6 +105,8 @@ def _waits(panel: Any, waits: Mapping[str, Any]) -> None:
         panel.annotate(f" mean {mean:,.0f}", (mean, 2), fontsize="small")
     panel.set_ylim(0, 100)
     panel.set_xlim(left=0)
+    from matplotlib import ticker  # matplotlib is optional: imported only to draw
+
     panel.xaxis.set_major_formatter(ticker.FuncFormatter(lambda x, _: f"{x:,.0f}"))
     panel.tick_params(axis="x", labelsize="small")
     panel.set_xlabel("hands from one jackpot hit to the next (95 % interval)")

@@ -37,7 +37,7 @@ def _waits(waits: Mapping[str, Any]) -> str:
             f"{_quantile_name(q['q'])} {q['value']:,.0f} ({q['ci95_low']:,.0f} to "
             f"{q['ci95_high']:,.0f})"
         )
-    text = "hands: " + ", ".join(parts)
+    text = "hands at the qualifier: " + ", ".join(parts)
     if waits["mean"] is not None:
         text += (
             f"; mean {waits['mean']:,.0f} ({waits['mean_ci95_low']:,.0f} to "

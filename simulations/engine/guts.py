@@ -83,6 +83,7 @@ def _wide(chips: int) -> bool:
     """Whether ``chips`` is past what the compiled rules reckon in."""
     return not -_INT64_MAX <= chips <= _INT64_MAX
 
+
 __all__ = ["GutsDecision", "GutsGame", "GutsLegal", "GutsSession", "IllegalAction"]
 
 _PACK = Deck.standard()

@@ -189,7 +189,8 @@ def log_bins(values: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
     wide = size >= EXACT_BELOW
     octaves = np.log2(np.where(wide, size, EXACT_BELOW)) - _EXACT_OCTAVES
     index = EXACT_BELOW + np.floor(BINS_PER_OCTAVE * octaves).astype(np.int64)
-    return np.where(wide, np.sign(values).astype(np.int64) * index, values.astype(np.int64))
+    small = np.where(wide, 0.0, values).astype(np.int64)  # cast only what fits
+    return np.where(wide, np.sign(values).astype(np.int64) * index, small)
 
 
 def log_bin(value: float) -> int:

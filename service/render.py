@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from simulations.models.distribution import describe
+from simulations.models.distribution import describe, mean_words
 from workers.job import Job
 
 BAR_WIDTH = 40
@@ -58,12 +58,7 @@ def render_guts(job: Job, report: Mapping[str, Any]) -> str:
         net = seat["net"]
         median = next((q for q in net["quantiles"] if q["q"] == 0.5), None)
         said = f"median {median['value']:+,.4g}" if median else "no games"
-        if net["mean"] is not None:
-            said += f", mean {net['mean']:+,.4g}"
-            if net["mean_ci95_low"] is not None:
-                said += f" (95 % {net['mean_ci95_low']:+,.4g} to {net['mean_ci95_high']:+,.4g})"
-        else:
-            said += ", no mean (see the tail)"
+        said += ", " + mean_words(net, lambda x: f"{x:+,.4g}")
         lines.append(f"  seat {seat['seat']:<2}        net {said}; {seat['policy']}")
     found = report.get("equilibrium")
     if found is not None:

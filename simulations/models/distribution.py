@@ -26,7 +26,7 @@ estimate of the tail index from the largest values, which the reports show besid
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -329,35 +329,24 @@ def summary(
 ) -> dict[str, Any]:
     """The ``Distribution`` report of an exact integer histogram."""
     if not counts:
-        return _empty(verdict)
+        return _report(verdict)
     quantiles = []
     for q in qs:
         value, low, high = quantile_with_interval(counts, q)
         quantiles.append(
             {"q": q, "value": float(value), "ci95_low": float(low), "ci95_high": float(high)}
         )
-    mean: float | None = None
-    mean_low: float | None = None
-    mean_high: float | None = None
-    if verdict.tail.shows_mean:
-        mean, mean_low, mean_high = mean_interval(counts)
-        if not verdict.tail.shows_interval:
-            mean_low = mean_high = None
-    return {
-        "count": counts.total,
-        "minimum": float(counts.minimum),
-        "maximum": float(counts.maximum),
-        "quantiles": quantiles,
-        "mean": mean,
-        "mean_ci95_low": mean_low,
-        "mean_ci95_high": mean_high,
-        "tail": str(verdict.tail),
-        "tail_note": verdict.note,
-        "censored": censored,
-        "censored_note": censored_note,
-        "histogram": counts.as_list() if histogram else [],
-        "log_histogram": [],
-    }
+    return _report(
+        verdict,
+        count=counts.total,
+        minimum=float(counts.minimum),
+        maximum=float(counts.maximum),
+        quantiles=quantiles,
+        mean=mean_interval(counts),
+        censored=censored,
+        censored_note=censored_note,
+        histogram=counts.as_list() if histogram else [],
+    )
 
 
 def log_summary(
@@ -376,7 +365,7 @@ def log_summary(
     allows; ``maximum``, where the caller kept it exactly, replaces the top bin's edge."""
     counts = bins.bins
     if not counts:
-        return _empty(verdict)
+        return _report(verdict)
     quantiles = []
     for q in qs:
         index, low, high = quantile_with_interval(counts, q)
@@ -388,48 +377,65 @@ def log_summary(
                 "ci95_high": bin_edges(high)[1],
             }
         )
-    shown_mean: float | None = None
-    low_mean: float | None = None
-    high_mean: float | None = None
-    if mean is not None and verdict.tail.shows_mean:
-        shown_mean = mean[0]
-        if verdict.tail.shows_interval:
-            low_mean, high_mean = mean[1], mean[2]
+    return _report(
+        verdict,
+        count=counts.total,
+        minimum=bin_edges(counts.minimum)[0],
+        maximum=bin_edges(counts.maximum)[1] if maximum is None else float(maximum),
+        quantiles=quantiles,
+        mean=mean,
+        censored=censored,
+        censored_note=censored_note,
+        log_histogram=[
+            {"low": bin_edges(i)[0], "high": bin_edges(i)[1], "count": c} for i, c in counts.pairs
+        ],
+    )
+
+
+def _report(
+    verdict: Verdict,
+    *,
+    count: int = 0,
+    minimum: float = 0.0,
+    maximum: float = 0.0,
+    quantiles: list[dict[str, float]] | None = None,
+    mean: tuple[float, float, float] | None = None,
+    censored: int = 0,
+    censored_note: str = "",
+    histogram: list[dict[str, int]] | None = None,
+    log_histogram: list[dict[str, float]] | None = None,
+) -> dict[str, Any]:
+    """The report's fields in the message's order; the mean and its interval only as far as
+    the verdict allows (:attr:`Tail.shows_mean`, :attr:`Tail.shows_interval`)."""
+    shown = mean is not None and verdict.tail.shows_mean
+    with_interval = shown and verdict.tail.shows_interval
     return {
-        "count": counts.total,
-        "minimum": bin_edges(counts.minimum)[0],
-        "maximum": bin_edges(counts.maximum)[1] if maximum is None else float(maximum),
-        "quantiles": quantiles,
-        "mean": shown_mean,
-        "mean_ci95_low": low_mean,
-        "mean_ci95_high": high_mean,
+        "count": count,
+        "minimum": minimum,
+        "maximum": maximum,
+        "quantiles": quantiles or [],
+        "mean": mean[0] if shown and mean is not None else None,
+        "mean_ci95_low": mean[1] if with_interval and mean is not None else None,
+        "mean_ci95_high": mean[2] if with_interval and mean is not None else None,
         "tail": str(verdict.tail),
         "tail_note": verdict.note,
         "censored": censored,
         "censored_note": censored_note,
-        "histogram": [],
-        "log_histogram": [
-            {"low": bin_edges(i)[0], "high": bin_edges(i)[1], "count": c} for i, c in counts.pairs
-        ],
+        "histogram": histogram or [],
+        "log_histogram": log_histogram or [],
     }
 
 
-def _empty(verdict: Verdict) -> dict[str, Any]:
-    return {
-        "count": 0,
-        "minimum": 0.0,
-        "maximum": 0.0,
-        "quantiles": [],
-        "mean": None,
-        "mean_ci95_low": None,
-        "mean_ci95_high": None,
-        "tail": str(verdict.tail),
-        "tail_note": verdict.note,
-        "censored": 0,
-        "censored_note": "",
-        "histogram": [],
-        "log_histogram": [],
-    }
+def mean_words(report: Mapping[str, Any], number: Callable[[float], str]) -> str:
+    """The mean as a report gives it, in words: ``mean 3.2 (95 % 3.1–3.3)``, without an
+    interval where the variance is infinite, or ``no mean given``; ``number`` formats."""
+    if report["mean"] is None:
+        return "no mean given"
+    words = f"mean {number(report['mean'])}"
+    if report["mean_ci95_low"] is None:
+        return words + " (no interval: infinite variance)"
+    low, high = number(report["mean_ci95_low"]), number(report["mean_ci95_high"])
+    return words + f" (95 % {low} to {high})"
 
 
 def describe(name: str, report: dict[str, Any], unit: str = "") -> str:
@@ -452,14 +458,7 @@ def describe(name: str, report: dict[str, Any], unit: str = "") -> str:
             f"(95 % {number(quantile['ci95_low'])}–{number(quantile['ci95_high'])})"
         )
     line = f"{name}: " + ", ".join(parts)
-    if report["mean"] is not None:
-        line += f"; mean {number(report['mean'])}{suffix}"
-        if report["mean_ci95_low"] is not None:
-            line += f" (95 % {number(report['mean_ci95_low'])}–{number(report['mean_ci95_high'])})"
-        else:
-            line += " (no interval: infinite variance)"
-    else:
-        line += "; no mean given"
+    line += f"; {mean_words(report, number)}"
     line += f"; max {number(report['maximum'])}{suffix}"
     lines = [line]
     if report["tail"] not in (str(Tail.BOUNDED),) and report["tail_note"]:

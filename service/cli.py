@@ -71,10 +71,25 @@ def _seconds(text: str) -> float:
     return value
 
 
+# What a shell reports for a program ended by SIGPIPE (128 + 13): the output was cut short.
+EXIT_BROKEN_PIPE = 141
+
+
+def _version() -> str:
+    """The installed distribution's version (the source tree's, run without installing)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardroom")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardroom", description="Poker rules engine and simulation service."
     )
+    parser.add_argument("--version", action="version", version=f"cardroom {_version()}")
     address_help = "server HOST:PORT (default $CARDROOM_ADDRESS or 127.0.0.1:50051)"
     parser.add_argument(
         "--address",
@@ -233,7 +248,7 @@ def _runner(args: argparse.Namespace, job: Job) -> InlineRunner | RayRunner:
 def cmd_run(args: argparse.Namespace) -> int:
     job = load_job(args.job)
     if args.plot is not None:
-        check_drawable(job)
+        check_drawable(job, args.plot)
     show = _show_progress(time.monotonic()) if sys.stderr.isatty() and not args.json else None
     runner = _runner(args, job)
     try:
@@ -491,6 +506,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as err:  # a bad flag value found after parsing (--listen, say)
         print(f"cardroom: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # The reader stopped early (``| head``): what it read is right, only cut short.  Python
+        # would flush stdout again at exit and fail once more, so it is pointed elsewhere.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - closed by the interpreter at exit
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

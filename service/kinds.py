@@ -29,7 +29,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from service.pictures import PictureError, exhaustion_picture, guts_picture
+from service.pictures import PictureError, check_target, exhaustion_picture, guts_picture
 from service.pictures_economics import jackpot_picture, policies_picture
 from service.render import (
     bad_beat_progress,
@@ -108,7 +108,12 @@ def draw(
     picture(job, report, path)
 
 
-def check_drawable(job: Job, kinds: Mapping[str, JobKind] = KINDS) -> None:
-    """Refuse ``--plot`` before a job runs when its kind draws no picture."""
+def check_drawable(
+    job: Job, path: Path | None = None, kinds: Mapping[str, JobKind] = KINDS
+) -> None:
+    """Refuse ``--plot`` before a job runs: a kind that draws no picture, or a ``path``
+    that cannot be drawn to (:func:`service.pictures.check_target`)."""
     if kinds[job.kind].picture is None:
         raise PictureError(f"--plot: a {job.kind} job has no picture to draw")
+    if path is not None:
+        check_target(path)

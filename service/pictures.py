@@ -3,6 +3,7 @@ drawn with matplotlib, an optional dependency (``pip install 'cardroom[plot]'``)
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,24 @@ def _pyplot() -> Any:
             "--plot: drawing needs matplotlib: pip install 'cardroom[plot]'"
         ) from None
     return plt
+
+
+def check_target(path: Path) -> None:
+    """Refuse a ``--plot`` target before the job runs, rather than after it: matplotlib
+    missing, a format matplotlib does not write, or a folder that is not there or not
+    writable."""
+    plt = _pyplot()
+    suffix = path.suffix.lower().removeprefix(".")
+    formats = plt.figure().canvas.get_supported_filetypes()
+    plt.close("all")
+    if suffix not in formats:
+        wanted = "a file name ending in .png" if not suffix else f"not .{suffix}"
+        raise PictureError(f"--plot: {path}: {wanted} (it draws .png, .svg or .pdf)")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise PictureError(f"--plot: {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise PictureError(f"--plot: {path}: not writable")
 
 
 def save(figure: Any, path: Path) -> None:

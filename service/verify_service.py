@@ -117,7 +117,7 @@ def scenario_count(text: str) -> int:
     TOML, which the runner then reports as the file's error."""
     try:
         document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):  # the runner reports the file's error
         return 0
     scenarios = document.get("scenario")
     if isinstance(scenarios, list):

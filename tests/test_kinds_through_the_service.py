@@ -156,7 +156,7 @@ def test_a_kind_without_a_picture_is_refused_before_it_runs() -> None:
     """`--plot` on a kind that draws nothing (the tests' dice kind): refused before any work."""
     job = job_from_mapping({"kind": "dice", "sessions": 10, "seed": 1}, kinds=dice_kind.KINDS)
     with pytest.raises(PictureError, match="--plot: a dice job has no picture"):
-        check_drawable(job, dice_kind.KINDS)
+        check_drawable(job, kinds=dice_kind.KINDS)
 
 
 @pytest.mark.parametrize(

@@ -278,3 +278,27 @@ def test_the_incomplete_raise_rule_is_an_option(
     assert code == 0, out
     assert "note: short all-in: p1 went all in to 5, short of a full bet or raise to 6" in out
     assert "replayed by the half-bet rule" in out
+
+
+@pytest.mark.parametrize("engine", ["auto", "reference"])
+def test_hostile_files_each_get_a_line_and_the_good_ones_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str
+) -> None:
+    """A 36-digit stack, a bet of 1e400, a value nested 100,000 deep and a finishing stack
+    of nan, each in a file beside two good ones: each bad file gets one line naming its
+    field (the amounts are read exactly from their text, never through a float), the good
+    files replay, no traceback, exit 2."""
+    write(tmp_path, "good1.phh", FT_HAND)
+    write(tmp_path, "good2.phh", FT_HAND)
+    write(tmp_path, "big.phh", FT_HAND.replace("[100, 100, 100]", "[" + "9" * 36 + ", 100, 100]"))
+    write(tmp_path, "inf.phh", FT_HAND.replace("'p3 cbr 4'", "'p3 cbr 1e400'"))
+    write(tmp_path, "deep.phh", "variant = 'FT'\nx = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    write(tmp_path, "nan.phh", FT_HAND.replace("[99, 98, 103]", "[nan, 98, 103]"))
+    code, out = run(capsys, str(tmp_path), "--engine", engine)
+    assert code == 2, out
+    assert "Traceback" not in out
+    assert "big.phh: starting_stacks[0]: a 36-digit number is more than" in out, out
+    assert "inf.phh: actions[3]: 'p3 cbr 1e400': '1e400' is more than" in out, out
+    assert "deep.phh: is not valid TOML: nested too deeply" in out, out
+    assert "nan.phh: finishing_stacks[0]: nan is not a stack of chips" in out, out
+    assert "2 replayed to their finishing stacks" in out, out

@@ -228,6 +228,19 @@ def test_a_file_that_is_not_toml_is_a_file_error(stub: vpb_grpc.VerifyServiceStu
     assert response.unreadable_files == 1 and response.exit_code == 2
 
 
+def test_a_deeply_nested_file_is_a_file_error_not_internal(
+    stub: vpb_grpc.VerifyServiceStub,
+) -> None:
+    """A value nested 100,000 deep (200 KB, well under the size limit) is that file's error,
+    naming it, like any text that is not TOML — not INTERNAL with a traceback in the log —
+    and the file after it is still checked."""
+    nested = "x = " + "[" * 100_000 + "]" * 100_000
+    response = stub.Verify(_request(("deep.toml", nested), ("showdown.toml", PASSING)), timeout=120)
+    deep = response.files[0]
+    assert deep.error and not deep.results and "deep.toml" in deep.error, deep.error
+    assert len(response.files[1].results) == 2 and response.unreadable_files == 1
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("files", "message"),

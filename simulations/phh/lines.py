@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 
 from simulations.cards import STANDARD_CARD_COUNT, Card, format_card, parse_card
 from simulations.engine.actions import Action, ActionKind, LegalActions
@@ -60,6 +61,9 @@ _RUN_OF_TOKEN: dict[str, tuple[Card, ...]] = {
 }
 _SEAT_OF = {f"p{number}": number - 1 for number in range(1, 100)}
 _EXACT_DIGITS = 15  # whole numbers of up to 15 digits are exact as floats
+# The most chips an amount, a stack or a blind may be: every pot of ten such stacks still
+# counts in 64-bit chips, and the amounts of rooms' histories (in cents) are far below it.
+MAX_CHIPS = 10**15
 
 
 _DEALS_NOTHING = (Arrange, Declare, Discard, Expose, Pass, Reveal, Split)
@@ -155,14 +159,20 @@ def _cards(token: str, text: str) -> tuple[Card, ...] | None:
 
 
 def _amount(token: str, text: str) -> int:
+    """An action's amount, read exactly from its text (never through a float): a whole
+    number of chips up to :data:`MAX_CHIPS`, written plainly or as ``2.3e2``."""
     if len(token) <= _EXACT_DIGITS and token.isascii() and token.isdigit():
-        return int(token)  # what float() reads it as, exactly
+        return int(token)
     try:
-        value = float(token)
-    except ValueError:
-        raise LineError(f"{text!r}: {token!r} is not an amount") from None
-    if value != int(value) or value < 0:
+        value = Decimal(token) if len(token) <= 40 else None
+    except InvalidOperation:
+        value = None
+    if value is None or not value.is_finite():
+        raise LineError(f"{text!r}: {token!r} is not an amount")
+    if value < 0 or value != value.to_integral_value():
         raise LineError(f"{text!r}: {token!r} is not a whole number of chips")
+    if value > MAX_CHIPS:
+        raise LineError(f"{text!r}: {token!r} is more than {MAX_CHIPS:,} chips")
     return int(value)
 
 

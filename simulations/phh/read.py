@@ -11,6 +11,7 @@ A ``.phhs`` file is read hand by hand: a hand that cannot be read does not stop 
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from simulations.phh.lines import (
     DEAL_HOLE,
     DRAW,
     FOLD,
+    MAX_CHIPS,
     SHOW,
     Line,
     LineError,
@@ -104,6 +106,10 @@ def read_text(text: str, source: str, *, several: bool, memo: LineMemo | None = 
         document = toml_subset.loads(text)
     except tomllib.TOMLDecodeError as error:
         return ReadFile(source, error=PhhError(source, None, "", f"is not valid TOML: {error}"))
+    except RecursionError:  # tomllib reads nested arrays and tables by recursion
+        return ReadFile(
+            source, error=PhhError(source, None, "", "is not valid TOML: nested too deeply")
+        )
     if not several:
         # A user-defined field may be a table; a file of nothing but tables is several hands.
         if document and all(isinstance(value, dict) for value in document.values()):
@@ -190,6 +196,8 @@ class _Fields:
             value = int(value)
         if value < 0 or (positive and value == 0):
             raise self.error(field, f"{value} must be {'positive' if positive else 'at least 0'}")
+        if value > MAX_CHIPS:
+            raise self.error(field, f"{_size(value)} is more than {MAX_CHIPS:,} chips")
         return int(value)
 
     def optional_chips(self, field: str, *, positive: bool = False) -> int | None:
@@ -207,7 +215,12 @@ class _Fields:
         self, field: str, players: int | None, *, positive: bool = False
     ) -> tuple[int, ...]:
         values = self.array(field, self.table[field], players)
-        if values and all(type(v) is int for v in values) and min(values) >= int(positive):
+        if (
+            values
+            and all(type(v) is int for v in values)
+            and int(positive) <= min(values)
+            and max(values) <= MAX_CHIPS
+        ):
             return tuple(values)  # whole numbers already: nothing to check one by one
         return tuple(
             self.chips(f"{field}[{i}]", value, positive=positive) for i, value in enumerate(values)
@@ -218,6 +231,13 @@ class _Fields:
         if value is not None and not isinstance(value, bool):
             raise self.error(field, f"{value!r} is not true or false")
         return value
+
+
+def _size(value: int | float) -> str:
+    """A number too big to print whole, by its digits."""
+    if isinstance(value, int) and value >= 10**18:
+        return f"a {len(str(value)):,}-digit number"
+    return f"{value:,}" if isinstance(value, int) else f"{value:g}"
 
 
 def hand_from_fields(
@@ -315,8 +335,17 @@ def _finishing(fields: _Fields, players: int) -> tuple[Number, ...] | None:
         return None
     stacks = fields.array("finishing_stacks", value, players)
     for index, stack in enumerate(stacks):
-        if isinstance(stack, bool) or not isinstance(stack, int | float) or stack < 0:
+        if (
+            isinstance(stack, bool)
+            or not isinstance(stack, int | float)
+            or not math.isfinite(stack)
+            or stack < 0
+        ):
             raise fields.error(f"finishing_stacks[{index}]", f"{stack!r} is not a stack of chips")
+        if stack > MAX_CHIPS:
+            raise fields.error(
+                f"finishing_stacks[{index}]", f"{_size(stack)} is more than {MAX_CHIPS:,} chips"
+            )
     return tuple(stacks)
 
 

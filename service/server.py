@@ -56,13 +56,12 @@ from service.stores import Store, open_store
 from service.verify_service import VERIFY_SERVICE_NAME, VerifyService
 from simulations.engine.gamefile import GameFileError
 from simulations.spec import SpecError, echo
-from workers.runner import RayCluster, ShardPool
+from workers.runner import RayCluster, RayUnreachable, ShardPool, check_ray_reachable
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_TRIALS = 10**12
 DEFAULT_PAGE_SIZE = 50
-RAY_CONNECT_TIMEOUT = 10.0  # seconds for a cluster's GCS port to accept a connection
 MAX_PAGE_SIZE = 1000
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["JobService"].full_name
 GAME_SERVICE_NAME = game_pb.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -364,16 +363,11 @@ def _check_ready_file(path: Path) -> None:
 
 
 def _check_ray_reachable(address: str) -> None:
-    """Refuse a HOST:PORT --ray-address where nothing listens: Ray itself retries for
-    minutes.  Other forms Ray accepts ('auto', 'ray://...') are left to Ray."""
-    host, sep, port = address.rpartition(":")
-    if not sep or not host or "/" in address or not port.isdigit():
-        return
+    """Refuse a HOST:PORT --ray-address where nothing listens, before serving."""
     try:
-        socket.create_connection((host, int(port)), timeout=RAY_CONNECT_TIMEOUT).close()
-    except OSError as err:
-        reason = err.strerror or "no answer"
-        raise StartupError(f"--ray-address {address}: no Ray cluster there ({reason})") from None
+        check_ray_reachable(address)
+    except RayUnreachable as err:
+        raise StartupError(str(err)) from None
 
 
 def write_ready_file(path: Path, ready: Mapping[str, Any]) -> None:

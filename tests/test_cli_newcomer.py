@@ -62,3 +62,20 @@ def test_a_plot_that_cannot_be_drawn_is_refused_before_the_job_runs(tmp_path: Pa
         assert done.returncode == 2, (done.stdout, done.stderr)
         assert done.stderr.startswith(f"cardroom: --plot: {target}: ") and words in done.stderr
         assert "Traceback" not in done.stderr and not done.stdout
+
+
+def test_a_ray_address_where_nothing_listens_is_one_line_not_a_hang() -> None:
+    """``cardroom run --ray-address 127.0.0.1:1`` (nothing listens on port 1): one line
+    naming the address, exit 2, in seconds — as ``serve`` does — where Ray by itself would
+    retry silently for minutes."""
+    done = subprocess.run(
+        [*CARDROOM, "run", "examples/bad_beat.toml", "--ray-address", "127.0.0.1:1"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr.strip() == (
+        "cardroom: --ray-address 127.0.0.1:1: no Ray cluster there (Connection refused)"
+    )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -36,6 +37,27 @@ RAY_LOCAL_ENVIRONMENT = {
     "RAY_cancellation_retry_ms": "100",
 }
 TASK_RETRIES = 3  # a shard whose worker died is run again, and reproduces its tally
+
+
+RAY_CONNECT_TIMEOUT = 10.0  # seconds for a cluster's GCS port to accept a connection
+
+
+class RayUnreachable(ValueError):
+    """Nothing answers at a Ray address given as HOST:PORT."""
+
+
+def check_ray_reachable(address: str) -> None:
+    """Refuse a HOST:PORT Ray address where nothing listens (:class:`RayUnreachable`):
+    Ray itself retries for minutes, silently.  Other forms Ray accepts ('auto',
+    'ray://...') are left to Ray."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or "/" in address or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=RAY_CONNECT_TIMEOUT).close()
+    except OSError as err:
+        reason = err.strerror or "no answer"
+        raise RayUnreachable(f"--ray-address {address}: no Ray cluster there ({reason})") from None
 
 
 @dataclass(frozen=True)
@@ -134,6 +156,7 @@ class RayCluster:
                         os.path.dirname(os.path.abspath(ray.__file__)),
                     )
             else:
+                check_ray_reachable(address)
                 ray.init(address=address, log_to_driver=False, configure_logging=False)
         self.task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False)(timed_shard)
 

@@ -165,14 +165,18 @@ def _value_at_rank(counts: Counts, rank: int) -> int:
 
 def mean_interval(counts: Counts, z: float = Z_95) -> tuple[float, float, float]:
     """The mean of the counted values and its normal 95 % interval, from exact sums."""
-    n = counts.total
-    total = counts.sum()
     squares = sum(value * value * count for value, count in counts.pairs)
+    return mean_of_sums(counts.sum(), squares, counts.total, z)
+
+
+def mean_of_sums(total: int, squares: int, n: int, z: float = Z_95) -> tuple[float, float, float]:
+    """A mean and its normal 95 % interval from an exact sum and sum of squares of ``n``
+    values (one value: the mean itself, no width)."""
     mean = Fraction(total, n)
     if n < 2:
         return float(mean), float(mean), float(mean)
     variance = (Fraction(squares) - mean * total) / (n - 1)
-    half = z * math.sqrt(float(variance) / n)
+    half = z * math.sqrt(max(0.0, float(variance)) / n)
     return float(mean), float(mean) - half, float(mean) + half
 
 
@@ -483,6 +487,7 @@ __all__ = [
     "log_bin",
     "log_summary",
     "mean_interval",
+    "mean_of_sums",
     "quantile_with_interval",
     "rank_interval",
     "summary",

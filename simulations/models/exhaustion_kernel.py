@@ -193,6 +193,25 @@ def _burn(
 
 
 @nb.njit(cache=True, inline="always")
+def _stub_and_burns(
+    stub: npt.NDArray[np.int64],
+    burns: npt.NDArray[np.int64],
+    st: npt.NDArray[np.int64],
+    pile: npt.NDArray[np.int64],
+) -> int:
+    """The cards left in the stub, then the burn cards, laid into ``pile``: what a new stub
+    is made from; returns how many."""
+    size = 0
+    for i in range(st[TOP], st[END]):
+        pile[size] = stub[i]
+        size += 1
+    for i in range(st[BURNS]):
+        pile[size] = burns[i]
+        size += 1
+    return size
+
+
+@nb.njit(cache=True, inline="always")
 def _restock(
     stub: npt.NDArray[np.int64],
     pile: npt.NDArray[np.int64],
@@ -235,13 +254,7 @@ def _reshuffle(
     if st[END] == st[TOP] and st[BURNS] == 0 and not any_taken:
         for i in range(count):  # nothing else left: his own discards are all there is
             taken[i] = True
-    size = 0
-    for i in range(st[TOP], st[END]):
-        pile[size] = stub[i]
-        size += 1
-    for i in range(st[BURNS]):
-        pile[size] = burns[i]
-        size += 1
+    size = _stub_and_burns(stub, burns, st, pile)
     kept = 0
     for i in range(count):
         if taken[i]:
@@ -395,13 +408,7 @@ def play_hands(
                 if rule == STUD_WSOP and p == last_deal:
                     way = wsop_last_street(st[END] - st[TOP], needed, st[BURNS])
                     if way in (WSOP_SCRAMBLE, WSOP_SCRAMBLE_COMMUNITY):
-                        size_now = 0
-                        for i in range(st[TOP], st[END]):
-                            pile[size_now] = stub[i]
-                            size_now += 1
-                        for i in range(st[BURNS]):
-                            pile[size_now] = burns[i]
-                            size_now += 1
+                        size_now = _stub_and_burns(stub, burns, st, pile)
                         _restock(stub, pile, size_now, shuffles, order, st)
                         st[OUTCOME] |= BURNS_SCRAMBLED
                     shared = way in (WSOP_COMMUNITY, WSOP_SCRAMBLE_COMMUNITY)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
@@ -57,6 +56,7 @@ from simulations.models.distribution import (
     hill,
     log_bins,
     log_summary,
+    mean_of_sums,
     summary,
 )
 from simulations.models.guts_policy import (
@@ -706,13 +706,8 @@ def _share(count: int, n: int) -> dict[str, float]:
 
 
 def _mean(total: int, squares: int, n: int) -> tuple[float, float, float] | None:
-    """A mean and its normal 95 % interval from an exact sum and sum of squares."""
-    if n < 2:
-        return None
-    mean = Fraction(total, n)
-    variance = (Fraction(squares) - mean * total) / (n - 1)
-    half = Z_95 * math.sqrt(max(0.0, float(variance)) / n)
-    return float(mean), float(mean) - half, float(mean) + half
+    """The mean of ``n`` sessions' values from their exact sums (none before two)."""
+    return mean_of_sums(total, squares, n) if n >= 2 else None
 
 
 def _statistics(table: Fields) -> Statistics:

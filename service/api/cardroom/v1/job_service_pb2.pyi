@@ -26,10 +26,12 @@ JOB_STATE_FAILED: JobState
 JOB_STATE_CANCELLED: JobState
 
 class JobSpec(_message.Message):
-    __slots__ = ("trials", "seed", "shard_size", "bad_beat", "guts", "exhaustion", "rake")
+    __slots__ = ("trials", "seed", "shard_size", "precision", "priority", "bad_beat", "guts", "exhaustion", "rake")
     TRIALS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     SHARD_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PRECISION_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_FIELD_NUMBER: _ClassVar[int]
     BAD_BEAT_FIELD_NUMBER: _ClassVar[int]
     GUTS_FIELD_NUMBER: _ClassVar[int]
     EXHAUSTION_FIELD_NUMBER: _ClassVar[int]
@@ -37,11 +39,13 @@ class JobSpec(_message.Message):
     trials: int
     seed: int
     shard_size: int
+    precision: float
+    priority: int
     bad_beat: BadBeatSpec
     guts: GutsSpec
     exhaustion: ExhaustionSpec
     rake: RakeSpec
-    def __init__(self, trials: _Optional[int] = ..., seed: _Optional[int] = ..., shard_size: _Optional[int] = ..., bad_beat: _Optional[_Union[BadBeatSpec, _Mapping]] = ..., guts: _Optional[_Union[GutsSpec, _Mapping]] = ..., exhaustion: _Optional[_Union[ExhaustionSpec, _Mapping]] = ..., rake: _Optional[_Union[RakeSpec, _Mapping]] = ...) -> None: ...
+    def __init__(self, trials: _Optional[int] = ..., seed: _Optional[int] = ..., shard_size: _Optional[int] = ..., precision: _Optional[float] = ..., priority: _Optional[int] = ..., bad_beat: _Optional[_Union[BadBeatSpec, _Mapping]] = ..., guts: _Optional[_Union[GutsSpec, _Mapping]] = ..., exhaustion: _Optional[_Union[ExhaustionSpec, _Mapping]] = ..., rake: _Optional[_Union[RakeSpec, _Mapping]] = ...) -> None: ...
 
 class BadBeatSpec(_message.Message):
     __slots__ = ("game", "jackpot", "players", "room", "rake", "drop", "policy")
@@ -1032,3 +1036,13 @@ class CancelJobResponse(_message.Message):
     JOB_FIELD_NUMBER: _ClassVar[int]
     job: Job
     def __init__(self, job: _Optional[_Union[Job, _Mapping]] = ...) -> None: ...
+
+class DeleteJobRequest(_message.Message):
+    __slots__ = ("id",)
+    ID_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    def __init__(self, id: _Optional[str] = ...) -> None: ...
+
+class DeleteJobResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...

@@ -61,6 +61,11 @@ class JobServiceStub:
                 request_serializer=service_dot_api_dot_cardroom_dot_v1_dot_job__service__pb2.CancelJobRequest.SerializeToString,
                 response_deserializer=service_dot_api_dot_cardroom_dot_v1_dot_job__service__pb2.CancelJobResponse.FromString,
                 _registered_method=True)
+        self.DeleteJob = channel.unary_unary(
+                '/cardroom.v1.JobService/DeleteJob',
+                request_serializer=service_dot_api_dot_cardroom_dot_v1_dot_job__service__pb2.DeleteJobRequest.SerializeToString,
+                response_deserializer=service_dot_api_dot_cardroom_dot_v1_dot_job__service__pb2.DeleteJobResponse.FromString,
+                _registered_method=True)
 
 
 class JobServiceServicer:
@@ -103,6 +108,14 @@ class JobServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def DeleteJob(self, request, context):
+        """DeleteJob removes a finished job (succeeded, failed or cancelled) and its
+        shards from the store. An unfinished job must be cancelled first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_JobServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -130,6 +143,11 @@ def add_JobServiceServicer_to_server(servicer, server):
                     servicer.CancelJob,
                     request_deserializer=service_dot_api_dot_cardroom_dot_v1_dot_job__service__pb2.CancelJobRequest.FromString,
                     response_serializer=service_dot_api_dot_cardroom_dot_v1_dot_job__service__pb2.CancelJobResponse.SerializeToString,
+            ),
+            'DeleteJob': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteJob,
+                    request_deserializer=service_dot_api_dot_cardroom_dot_v1_dot_job__service__pb2.DeleteJobRequest.FromString,
+                    response_serializer=service_dot_api_dot_cardroom_dot_v1_dot_job__service__pb2.DeleteJobResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -269,6 +287,33 @@ class JobService:
             '/cardroom.v1.JobService/CancelJob',
             service_dot_api_dot_cardroom_dot_v1_dot_job__service__pb2.CancelJobRequest.SerializeToString,
             service_dot_api_dot_cardroom_dot_v1_dot_job__service__pb2.CancelJobResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteJob(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.JobService/DeleteJob',
+            service_dot_api_dot_cardroom_dot_v1_dot_job__service__pb2.DeleteJobRequest.SerializeToString,
+            service_dot_api_dot_cardroom_dot_v1_dot_job__service__pb2.DeleteJobResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,15 +1,21 @@
 """The job manager: validates and stores jobs, runs their shards, and tells watchers.
 
-Jobs take turns in the order they were submitted: the job whose turn it is submits its
-shards as worker slots free up, and hands the turn on once every shard is submitted, so
-the next job fills slots as the last shards of the one before finish.  A job is *queued*
-until its first shard holds a worker slot, then *running*.  Each job keeps at most the
-pool's in-flight bound of shards submitted (a job of a million shards holds a bounded
-amount of memory), saves every finished shard with the job's merged progress, and stores
-the result.  After a restart :meth:`JobManager.resume` queues the unfinished jobs again;
-they carry on from their saved shards.  A stored job this version cannot run — its
-specification of an unknown version or unreadable, of a kind no longer offered, or with a
-setting no longer valid — fails with the reason, and the others resume.
+Each job's shards wait for worker slots in the fair scheduler (service/scheduler.py):
+namespaces share the slots by weight, and a namespace's own jobs go by priority, then in
+the order they were submitted.  A job is *queued* until its first shard holds a worker
+slot, then *running*.  A job holds at most one waiting shard and the slots it was given
+(a job of a million shards holds a bounded amount of memory), saves every finished shard
+with the job's merged progress, and stores the result.
+
+A shard that Ray loses (a worker, the raylet or the head gone, the connection dropped:
+``ShardLost``) goes back to its job's queue and runs again, with the same seed and so the
+same tally, once Ray is back; only a shard whose own code raised (``ShardFailed``), or one
+that crashed its worker again and again while the cluster stayed up, fails its job.
+
+After a restart :meth:`JobManager.resume` queues the unfinished jobs again; they carry on
+from their saved shards.  A stored job this version cannot run — its specification of an
+unknown version or unreadable, of a kind no longer offered, or with a setting no longer
+valid — fails with the reason, and the others resume.
 
 Every store call runs on one worker thread, never on the event loop: SQLite's writes wait
 for the disk, and the loop also answers health checks and streams progress.
@@ -25,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -34,15 +41,20 @@ from service.auth import DEFAULT_NAMESPACE
 from service.jobfile import MAX_TRIALS, job_from_mapping
 from service.kinds import KINDS, JobKind
 from service.metrics import ServiceMetrics
+from service.scheduler import FairScheduler, Flow, Grant
 from service.store import JobRecord, JobState, Progress, StateConflict, StoreUnavailable
 from service.stores import Store
 from simulations.spec import echo
+from workers.driver import one_line
 from workers.job import Job
-from workers.runner import ShardPool
+from workers.pool import ShardFailed, ShardLost, ShardPool
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 STORE_RETRY_PAUSE = 1.0  # seconds between two attempts at a write the store refused
+# A shard lost this many times while the cluster stayed up (its worker crashing each
+# time, after Ray's own retries) fails its job: the shard itself is the cause.
+MAX_SHARD_CRASHES = 3
 
 
 class JobNotFound(LookupError):
@@ -75,14 +87,15 @@ class JobManager:
         *,
         max_trials: int,
         kinds: Mapping[str, JobKind] = KINDS,
+        scheduler: FairScheduler | None = None,
     ) -> None:
         self.store = store
         self.pool = pool
         self.metrics = metrics
         self.max_trials = max_trials
         self.kinds = kinds
+        self.scheduler = scheduler or FairScheduler(pool.max_in_flight)
         self._io_thread = ThreadPoolExecutor(1, thread_name_prefix="job-store")
-        self._turn = asyncio.Lock()  # FIFO: jobs submit their shards in submission order
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._changed: dict[str, asyncio.Event] = {}
         self._cancelling: set[str] = set()
@@ -131,7 +144,7 @@ class JobManager:
             namespace=namespace,
             max_unfinished=max_unfinished,
         )
-        self._start(record.id, job)
+        self._start(record.id, job, namespace)
         return record
 
     async def resume(self) -> tuple[int, int]:
@@ -154,7 +167,7 @@ class JobManager:
                 continue
             if record.state is JobState.RUNNING:  # until a worker slot takes a shard again
                 await self.io(self.store.set_state, record.id, JobState.QUEUED)
-            self._start(record.id, job)
+            self._start(record.id, job, record.namespace)
             resumed += 1
         return resumed, failed
 
@@ -251,8 +264,8 @@ class JobManager:
         if event is not None:
             event.set()
 
-    def _start(self, job_id: str, job: Job) -> None:
-        task = asyncio.get_running_loop().create_task(self._run(job_id, job))
+    def _start(self, job_id: str, job: Job, namespace: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._run(job_id, job, namespace))
         self._tasks[job_id] = task
         task.add_done_callback(lambda _: self._tasks.pop(job_id, None))
 
@@ -272,10 +285,10 @@ class JobManager:
                 )
                 await asyncio.sleep(STORE_RETRY_PAUSE)
 
-    async def _run(self, job_id: str, job: Job) -> None:
+    async def _run(self, job_id: str, job: Job, namespace: str) -> None:
         live = _Live(0, job.model.empty_tally())
         try:
-            await self._run_shards(job_id, job, live)
+            await self._run_shards(job_id, job, live, namespace)
         except asyncio.CancelledError:
             if job_id in self._cancelling:
                 self._cancelling.discard(job_id)
@@ -303,18 +316,39 @@ class JobManager:
         except Exception:
             log.exception("job %s: cannot store its end (%s)", job_id, state.value)
 
-    async def _run_shards(self, job_id: str, job: Job, live: _Live) -> None:
+    async def _run_shards(self, job_id: str, job: Job, live: _Live, namespace: str) -> None:
         running: set[asyncio.Task[None]] = set()
         failure: list[BaseException] = []
+        retry: deque[int] = deque()  # shards Ray lost, to run again first
+        crashes: Counter[int] = Counter()
         # Shards are saved in the order they were merged, each with the progress up to it:
         # asyncio's lock serves its waiters first come, first served, and a save the store
         # refuses holds it while it waits to be made again.
         in_order = asyncio.Lock()
 
-        async def one(job_ref: Any, index: int) -> None:
-            # The slot is released by the task's done callback, however the task ends.
+        async def one(flow: Flow, grant: Grant, index: int) -> None:
+            seconds: float | None = None
             try:
-                tally, seconds = await self.pool.run(job_ref, index)
+                try:
+                    tally, seconds = await self.pool.run(job_id, job, index)
+                finally:
+                    self.scheduler.release(grant, seconds)
+            except ShardLost as err:
+                if not err.cluster_lost:
+                    crashes[index] += 1
+                    if crashes[index] >= MAX_SHARD_CRASHES:
+                        failure.append(
+                            ShardFailed(f"shard {index} was lost {crashes[index]} times ({err})")
+                        )
+                        return
+                log.warning("job %s: shard %d lost (%s); it runs again", job_id, index, err)
+                self.scheduler.requeue(flow)
+                retry.append(index)
+                return
+            except Exception as err:
+                failure.append(err)
+                return
+            try:
                 # Merge before saving: saves run in order on the store's thread, each
                 # carrying the progress up to its own shard.
                 live.tally = live.tally.merge(tally)
@@ -331,54 +365,57 @@ class JobManager:
             except Exception as err:
                 failure.append(err)
 
+        record = await self.get(job_id)
+        done = await self.io(self.store.shard_indices, job_id)
+        if record.tally is not None and record.shards_done == len(done):
+            live.tally = job.tally_from_dict(record.tally)
+            live.shards_done = record.shards_done
+        elif done:  # shards stored without their progress (by an older version)
+            progress = await self._progress_from_shards(job_id, job)
+            await self.io(self.store.set_progress, job_id, progress)
+            live.tally = job.tally_from_dict(progress.tally)
+            live.shards_done = progress.shards_done
+        if len(done) == job.plan.count:  # every shard was stored before a restart
+            await self._set_state(job_id, JobState.RUNNING)
+        remaining = job.plan.count - len(done)
+        flow = self.scheduler.add(namespace, getattr(job, "priority", 0), remaining)
+        indices = (index for index in range(job.plan.count) if index not in done)
+        marked_running = False
         try:
-            async with self._turn:
-                record = await self.get(job_id)
-                done = await self.io(self.store.shard_indices, job_id)
-                if record.tally is not None and record.shards_done == len(done):
-                    live.tally = job.tally_from_dict(record.tally)
-                    live.shards_done = record.shards_done
-                elif done:  # shards stored without their progress (by an older version)
-                    progress = await self._progress_from_shards(job_id, job)
-                    await self.io(self.store.set_progress, job_id, progress)
-                    live.tally = job.tally_from_dict(progress.tally)
-                    live.shards_done = progress.shards_done
-                if len(done) == job.plan.count:  # every shard was stored before a restart
-                    await self._set_state(job_id, JobState.RUNNING)
-                job_ref = None
-                for index in range(job.plan.count):
-                    if index in done:
-                        continue
-                    await self.pool.acquire()
-                    try:
-                        if failure:
-                            raise failure[0]
-                        if job_ref is None:  # the first shard to hold a worker slot
-                            await self._set_state(job_id, JobState.RUNNING)
-                            job_ref = self.pool.put(job)
-                    except BaseException:
-                        self.pool.release()
-                        raise
-                    task = asyncio.get_running_loop().create_task(one(job_ref, index))
-                    task.add_done_callback(lambda _: self.pool.release())
-                    running.add(task)
-                    task.add_done_callback(running.discard)
-            # Every shard is submitted: the next job may fill slots as these finish.
-            while running:
-                await asyncio.wait(set(running))
+            while not failure:
+                index = retry.popleft() if retry else next(indices, None)
+                if index is None:
+                    if not running:
+                        break
+                    await asyncio.wait(set(running), return_when=asyncio.FIRST_COMPLETED)
+                    continue
+                grant = await self.scheduler.acquire(flow)
+                try:
+                    if not marked_running:  # the first shard to hold a worker slot
+                        await self._set_state(job_id, JobState.RUNNING)
+                        marked_running = True
+                except BaseException:
+                    self.scheduler.release(grant, None)
+                    raise
+                task = asyncio.get_running_loop().create_task(one(flow, grant, index))
+                running.add(task)
+                task.add_done_callback(running.discard)
         finally:
             for task in list(running):
                 task.cancel()
             if running:
                 await asyncio.gather(*running, return_exceptions=True)
+            self.scheduler.remove(flow)
+            self.pool.forget(job_id)
         if failure:
             raise failure[0]
 
 
 def _one_line(err: BaseException) -> str:
-    """An error as one line for a job's stored reason: its last line, or its repr."""
-    text = str(err).strip()
-    return text.splitlines()[-1] if text else repr(err)
+    """An error as one readable line for a job's stored reason."""
+    lines = [line.strip() for line in str(err).splitlines()]
+    words = [line for line in lines if any(ch.isalnum() for ch in line)]
+    return words[0] if words else one_line(err)
 
 
 def _progress(job: Job, shards_done: int, tally: Any) -> Progress:

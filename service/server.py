@@ -11,15 +11,15 @@ import os
 import signal
 import socket
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-from prometheus_client import CollectorRegistry, start_http_server
+from prometheus_client import CollectorRegistry, Gauge, start_http_server
 
 from service.api.cardroom.v1 import game_service_pb2 as game_pb
 from service.api.cardroom.v1 import game_service_pb2_grpc as game_pb_grpc
@@ -42,6 +42,7 @@ from service.kinds import KINDS
 from service.limits import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_MESSAGE_BYTES, ClientLimits
 from service.manager import JobFinished, JobManager, JobNotFound
 from service.metrics import ServiceMetrics
+from service.scheduler import FairScheduler
 from service.security import SecurityError, TlsFiles, check_exposure, server_credentials
 from service.store import (
     DataDirLock,
@@ -56,7 +57,8 @@ from service.stores import Store, open_store
 from service.verify_service import VERIFY_SERVICE_NAME, VerifyService
 from simulations.engine.gamefile import GameFileError
 from simulations.spec import SpecError, echo
-from workers.runner import RayCluster, RayUnreachable, ShardPool, check_ray_reachable
+from workers.pool import DriverError, ShardPool
+from workers.runner import RayUnreachable, check_ray_reachable
 
 log = logging.getLogger(__name__)
 
@@ -384,15 +386,12 @@ class _Started:
     lock: DataDirLock | None = None
     store: Store | None = None
     metrics_server: Any = None
-    cluster: RayCluster | None = None
+    pool: ShardPool | None = None
 
     def stop(self) -> None:
         if self.metrics_server is not None:
             self.metrics_server.shutdown()
             self.metrics_server.server_close()
-        if self.cluster is not None:
-            with contextlib.suppress(Exception):
-                self.cluster.close()
         if self.lock is not None:
             self.lock.release()
 
@@ -439,12 +438,19 @@ async def serve(config: ServerConfig) -> None:
             _check_ray_reachable(config.ray_address)
         if config.ready_file is not None:
             _check_ready_file(config.ready_file)
+        ray_health = RayHealth()
+        pool = ShardPool(
+            config.workers,
+            address=config.ray_address,
+            max_in_flight=config.max_in_flight,
+            on_connection=ray_health.changed,
+        )
+        started.pool = pool
         try:
-            started.cluster = cluster = RayCluster(config.workers, address=config.ray_address)
-        except Exception as err:  # Ray's own errors: a timeout, an unreachable cluster, ...
+            await pool.start()
+        except DriverError as err:  # Ray's own errors: a timeout, an unreachable cluster, ...
             where = f"at {config.ray_address}" if config.ray_address else "(embedded)"
-            reason = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
-            raise StartupError(f"Ray {where} did not start: {reason}") from None
+            raise StartupError(f"Ray {where} did not start: {err}") from None
 
         registry = CollectorRegistry()
         metrics = ServiceMetrics(registry, store.counts)
@@ -476,19 +482,79 @@ async def serve(config: ServerConfig) -> None:
         except RuntimeError:
             raise StartupError(f"--listen {host}:{port}: cannot bind (address in use?)") from None
 
-        pool = ShardPool(cluster, config.max_in_flight)
         metrics.shards_in_flight.set_function(lambda: pool.in_flight)
-        manager = JobManager(store, pool, metrics, max_trials=config.max_trials)
+        ray_health.gauge = Gauge(
+            "cardroom_ray_connected",
+            "1 while the service has its Ray cluster, 0 while it is reconnecting.",
+            registry=registry,
+        )
+        ray_health.gauge.set(1 if pool.connected else 0)
+        scheduler = FairScheduler(
+            pool.max_in_flight,
+            weight_of=_namespace_weights(tokens),
+            registry=registry,
+        )
+        manager = JobManager(
+            store, pool, metrics, max_trials=config.max_trials, scheduler=scheduler
+        )
         started.store = None  # the manager closes it, after its jobs stop
 
         try:
-            await _serve_jobs(config, server, manager, f"{host}:{bound}", metrics_address)
+            await _serve_jobs(
+                config, server, manager, f"{host}:{bound}", metrics_address, ray_health
+            )
         finally:
             await manager.close()
     finally:
         if started.store is not None:
             started.store.close()
+        if started.pool is not None:
+            await started.pool.close()
         started.stop()
+
+
+@dataclass
+class RayHealth:
+    """The Ray connection's state as the health service and a gauge tell it: NOT_SERVING
+    while the pool reconnects (jobs wait meanwhile), SERVING again once Ray is back."""
+
+    servicer: health.aio.HealthServicer | None = None
+    names: tuple[str, ...] = ()
+    gauge: Gauge | None = None
+    connected: bool = True
+    _pending: set[asyncio.Task[None]] = field(default_factory=set)
+
+    def changed(self, connected: bool) -> None:
+        self.connected = connected
+        if self.gauge is not None:
+            self.gauge.set(1 if connected else 0)
+        if connected:
+            log.info("Ray connected: serving")
+        else:
+            log.error("Ray lost: health NOT_SERVING until it is back; jobs wait")
+        if self.servicer is not None:
+            task = asyncio.get_running_loop().create_task(self.publish())
+            self._pending.add(task)
+            task.add_done_callback(self._pending.discard)
+
+    async def publish(self) -> None:
+        if self.servicer is None:
+            return
+        status = (
+            health_pb2.HealthCheckResponse.SERVING
+            if self.connected
+            else health_pb2.HealthCheckResponse.NOT_SERVING
+        )
+        for name in self.names:
+            await self.servicer.set(name, status)
+
+
+def _namespace_weights(tokens: TokensFile | None) -> Callable[[str], int]:
+    """Each namespace's share of the workers: its tokens' ``weight=N``, else 1."""
+    weight = getattr(tokens, "weight", None)
+    if weight is None:
+        return lambda _namespace: 1
+    return cast(Callable[[str], int], weight)
 
 
 async def _serve_jobs(
@@ -497,6 +563,7 @@ async def _serve_jobs(
     manager: JobManager,
     address: str,
     metrics_address: str,
+    ray_health: RayHealth,
 ) -> None:
     """Resume the stored jobs, serve until a stop signal, then stop serving."""
     pb_grpc.add_JobServiceServicer_to_server(JobService(manager, config.limits), server)
@@ -513,8 +580,9 @@ async def _serve_jobs(
     resumed, failed = await manager.resume()
     await server.start()
     try:
-        for name in ("", *services):
-            await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+        # From now on the Ray connection decides: SERVING while connected.
+        ray_health.servicer, ray_health.names = health_servicer, ("", *services)
+        await ray_health.publish()
         log.info(
             "serving on %s (%s, %s; metrics %s); resumed %d jobs, %d could not resume",
             address,

@@ -32,21 +32,11 @@ class GatedPool:
 
     def __init__(self, slots: int) -> None:
         self.max_in_flight = slots
-        self._slots = asyncio.Semaphore(slots)
         self.gate = asyncio.Event()
         self.started: list[tuple[int, int]] = []  # (job seed, shard index), in order
         self.in_flight = 0
 
-    def put(self, job: Job) -> Job:
-        return job
-
-    async def acquire(self) -> None:
-        await self._slots.acquire()
-
-    def release(self) -> None:
-        self._slots.release()
-
-    async def run(self, job: Job, index: int) -> tuple[Any, float]:
+    async def run(self, job_key: str, job: Job, index: int) -> tuple[Any, float]:
         self.started.append((job.seed, index))
         self.in_flight += 1
         try:
@@ -54,6 +44,9 @@ class GatedPool:
         finally:
             self.in_flight -= 1
         return job.run_shard(index), 0.01
+
+    def forget(self, job_key: str) -> None:
+        pass
 
 
 def run_manager(

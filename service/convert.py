@@ -6,12 +6,16 @@ seed and shard size filled in — so one validator serves files, the CLI and the
 Nothing here knows a kind; the conversions follow the conventions of :mod:`service.kinds`:
 
 * ``JobSpec.trials`` is the job file's trial count, under the kind's ``trials_field``;
-  ``seed`` and ``shard_size`` are the same keys; ``JobSpec.<kind>`` holds the rest, its
+  ``seed``, ``shard_size``, ``precision`` and ``priority`` are the same keys (the last two
+  only where the message has them); ``JobSpec.<kind>`` holds the rest, its
   field names the job file's keys (nested tables as nested messages).  A field left unset
   is left out of the mapping, so the job file's default applies.
 * ``JobResult.<kind>`` is the report of :meth:`workers.job.Job.report` without ``kind`` and
   ``seed``: its field names are the report's keys, in order; an absent optional field is
-  None, a repeated field a list, a nested message a dict.
+  None, a repeated field a list, a nested message a dict.  A job with a precision target
+  has one more entry, ``precision`` (:func:`workers.precision.precision_report`), which no
+  result message holds: every figure of it is read back from the job's spec and its
+  result, so :func:`result_to_report` rebuilds it when given the spec.
 
 Both go through ``google.protobuf.json_format``; its JSON forms that are not the Python
 values the validators and reports use — 64-bit integers written as strings, non-finite
@@ -31,11 +35,14 @@ from google.protobuf.message import Message
 
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.kinds import KINDS, JobKind
+from workers.precision import precision_report
 
 Kinds = Mapping[str, JobKind]
 
 # The JobSpec fields every kind shares, under the same names in a job file.
-ENVELOPE = ("kind", "seed", "shard_size")
+ENVELOPE = ("kind", "seed", "shard_size", "precision", "priority")
+# Report entries that are the job's, not the kind's: no result message holds them.
+JOB_ENTRIES = ("kind", "precision", "seed")
 _INT64 = frozenset({FieldDescriptor.CPPTYPE_INT64, FieldDescriptor.CPPTYPE_UINT64})
 _FLOATS = frozenset({FieldDescriptor.CPPTYPE_DOUBLE, FieldDescriptor.CPPTYPE_FLOAT})
 _NON_FINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
@@ -77,8 +84,17 @@ def spec_to_mapping(spec: pb.JobSpec, kinds: Kinds = KINDS) -> dict[str, Any]:
         mapping["seed"] = spec.seed
     if spec.shard_size:
         mapping["shard_size"] = spec.shard_size
+    for key in ("precision", "priority"):
+        if _has(spec, key):
+            mapping[key] = getattr(spec, key)
     mapping.update(message_to_mapping(getattr(spec, kind)))
     return mapping
+
+
+def _has(message: Message, field: str) -> bool:
+    """An optional field that the message has and is set (another API's JobSpec, in
+    tests, may have no such field)."""
+    return field in _descriptor(message).fields_by_name and message.HasField(field)
 
 
 def mapping_to_spec(
@@ -105,6 +121,9 @@ def mapping_to_spec(
         if mapping.get("seed") is not None:
             out.seed = mapping["seed"]
         out.shard_size = mapping.get("shard_size", 0)
+        for key in ("precision", "priority"):
+            if mapping.get(key) is not None:
+                setattr(out, key, mapping[key])
         target = getattr(out, kind)
     except (TypeError, ValueError, AttributeError) as err:
         raise ConversionError(f"cannot express the job as a JobSpec: {err}") from None
@@ -125,21 +144,34 @@ def report_to_result(
         raise ConversionError(f"kind: {kind!r} has no result message")
     target = getattr(out, kind)
     target.SetInParent()
-    mapping_to_message({k: v for k, v in report.items() if k not in ("kind", "seed")}, target)
+    mapping_to_message({k: v for k, v in report.items() if k not in JOB_ENTRIES}, target)
     return out
 
 
-def result_to_report(result: pb.JobResult, seed: int) -> dict[str, Any]:
+def result_to_report(
+    result: pb.JobResult,
+    seed: int,
+    *,
+    spec: pb.JobSpec | None = None,
+    kinds: Kinds = KINDS,
+) -> dict[str, Any]:
     """A JobResult as the flat report that ``cardroom run --json`` prints, in the same order:
-    kind, the result message's fields in their order (None for an absent optional one), seed."""
+    kind, the result message's fields in their order (None for an absent optional one), seed.
+
+    Given the job's ``spec``, a job with a precision target gets its ``precision`` entry
+    before the seed, as :meth:`workers.job.Job.report` writes it: the target and the trial
+    count from the spec, the trials run from the result's trial count."""
     kind = result.WhichOneof("kind")
     if kind is None:
         return {"kind": kind, "seed": seed}
-    return {
-        "kind": kind,
-        **message_to_mapping(getattr(result, kind), every_field=True),
-        "seed": seed,
-    }
+    report = {"kind": kind, **message_to_mapping(getattr(result, kind), every_field=True)}
+    entry = kinds.get(kind)
+    if spec is not None and entry is not None and _has(spec, "precision"):
+        trials = report.get(entry.trials_field)
+        if isinstance(trials, int):
+            report["precision"] = precision_report(spec.precision, trials, spec.trials)
+    report["seed"] = seed
+    return report
 
 
 # -- any message ------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 from service.kinds import KINDS, JobKind
 from simulations.spec import Fields, SpecError, digit_count, number, shown_key
-from workers.job import DEFAULT_SHARD_SIZE, Job
+from workers.job import DEFAULT_SHARD_SIZE, MAX_PRIORITY, MIN_PRIORITY, Job
 from workers.plan import MAX_SHARDS
 
 MAX_TRIALS = 10**13
@@ -70,6 +70,8 @@ def job_from_mapping(
         raise SpecError(
             "shard_size", f"too small: {trials:,} trials would need more than {MAX_SHARDS:,} shards"
         )
+    precision = _precision(fields)
+    priority = fields.integer("priority", 0, low=MIN_PRIORITY, high=MAX_PRIORITY)
     try:
         model = reader.from_fields(fields)
     except SpecError:
@@ -77,8 +79,29 @@ def job_from_mapping(
     except ValueError as err:  # a model's own consistency check
         raise SpecError(kind, str(err)) from None
     fields.finish()
+    if precision is not None and not callable(getattr(model, "precise_enough", None)):
+        raise SpecError("precision", f"a {kind} job names no main estimate to stop on")
     # No seed given: draw one, and report it so that the run can be repeated.
-    return Job(model, trials, secrets.randbits(63) if seed is None else seed, shard_size)
+    return Job(
+        model,
+        trials,
+        secrets.randbits(63) if seed is None else seed,
+        shard_size,
+        precision=precision,
+        priority=priority,
+    )
+
+
+def _precision(fields: Fields) -> float | None:
+    """``precision``: the main estimate's 95 % half-width as a fraction of it, 0 < p < 1."""
+    precision = fields.optional_number("precision")  # refuses a string, a boolean and NaN
+    if precision is not None and not 0.0 < precision < 1.0:
+        raise SpecError(
+            "precision",
+            f"must lie strictly between 0 and 1 (0.01: within 1 % of the estimate), "
+            f"got {precision:g}",
+        )
+    return precision
 
 
 def _trials(fields: Fields, field: str, max_trials: int) -> int:

@@ -95,7 +95,23 @@ def render(job: Job, report: Mapping[str, Any], kinds: Mapping[str, JobKind] = K
     """A job's result for a terminal: its kind's rendering, then its plot if it has one."""
     kind = kinds[job.kind]
     text = kind.render(job, report)
+    stopping = report.get("precision")
+    if stopping is not None:
+        text = f"{text}\n{precision_line(stopping)}"
     return text if kind.plot is None else f"{text}\n{kind.plot(job, report)}"
+
+
+def precision_line(stopping: Mapping[str, Any]) -> str:
+    """The report's line for a job run to a precision target
+    (:func:`workers.precision.precision_report`): where it stopped, or that the target was
+    not met within the job's trial count."""
+    target = f"±{100 * stopping['target']:.4g} %"
+    if stopping["stopped_for_precision"]:
+        return (
+            f"  precision      {target} reached after {stopping['trials']:,} of "
+            f"{stopping['trial_count']:,} trials"
+        )
+    return f"  precision      {target} not reached; ran all {stopping['trial_count']:,} trials"
 
 
 def draw(

@@ -246,3 +246,22 @@ def test_the_equilibrium_search_is_reported_and_the_same_in_every_shard() -> Non
     report = job.report(tally)
     found = report["equilibrium"]
     assert found is not None and 0 < found["top"] <= 1 and "or better" in found["threshold"]
+
+
+def test_a_pot_past_what_a_float_holds_refuses_the_job_in_one_line() -> None:
+    """rules/guts: without a cap "the pot is matched" by every loser, so a pot multiplies each
+    deal; uncapped three-card guts with six players staying 99 % of the time passes float64's
+    range within its deal limit, and the job says so rather than failing on a NaN."""
+    job = parse_job_text(
+        'kind = "guts"\nsessions = 2_000\nseed = 3\n[game]\ncode = "G3"\nplayers = 6\n'
+        '[policy]\nstay = "probability"\nchance = 0.99\n',
+        "toml",
+    )
+    with pytest.raises(ValueError, match=r"^a game's pot passed 1\.8e\+308 chips.*max_deals"):
+        job.run_shard(0)
+    capped = parse_job_text(
+        'kind = "guts"\nsessions = 2_000\nseed = 3\n[game]\ncode = "G3"\nmax_deals = 50\n'
+        'players = 6\n[policy]\nstay = "probability"\nchance = 0.99\n',
+        "toml",
+    )
+    assert capped.run_shard(0).sessions > 0

@@ -37,7 +37,7 @@ from tests import dice_kind
 from tests.harness import REPO, require_tool
 from workers.runner import InlineRunner
 
-ENVELOPE = {"kind", "seed", "shard_size"}
+ENVELOPE = {"kind", "seed", "shard_size", "precision", "priority"}
 PROBE = "__probe__"
 
 

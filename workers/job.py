@@ -23,17 +23,39 @@ import numpy as np
 
 from simulations.models import Model, Tally
 from workers.plan import ShardPlan, shard_rng
+from workers.precision import precision_report
 
 DEFAULT_SHARD_SIZE = 1_000_000
+MIN_PRIORITY, MAX_PRIORITY = -1000, 1000
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Job:
+    """A model run for ``trials`` trials from ``seed`` in shards of ``shard_size``.
+
+    ``precision``: stop once the model's main estimate has a 95 % half-width within this
+    fraction of its value (0.01: within 1 %), decided on prefixes of the shards in index
+    order (:mod:`workers.precision`); ``trials`` is then the most the job runs.  None: run
+    every trial.  ``priority``: the job's place among its namespace's jobs, higher first;
+    it never changes the result.
+    """
+
     model: Model
     trials: int
     seed: int
     shard_size: int = DEFAULT_SHARD_SIZE
+    precision: float | None = None
+    priority: int = 0
+
+    def __post_init__(self) -> None:
+        # The job file names the key in its own message; this guards jobs built in code.
+        if self.precision is not None and not 0.0 < self.precision < 1.0:
+            raise ValueError(f"precision must lie strictly between 0 and 1, got {self.precision}")
+        if not MIN_PRIORITY <= self.priority <= MAX_PRIORITY:
+            raise ValueError(
+                f"priority must lie in {MIN_PRIORITY}..{MAX_PRIORITY}, got {self.priority}"
+            )
 
     @property
     def kind(self) -> str:
@@ -50,8 +72,14 @@ class Job:
         return tally
 
     def report(self, tally: Tally) -> dict[str, Any]:
-        """The result as flat JSON-ready fields: kind first, seed last."""
-        return {"kind": self.kind, **self.model.report(tally), "seed": self.seed}
+        """The result as flat JSON-ready fields: kind first, seed last; a job with a
+        precision target has a ``precision`` entry before the seed
+        (:func:`workers.precision.precision_report`)."""
+        report = {"kind": self.kind, **self.model.report(tally)}
+        if self.precision is not None:
+            report["precision"] = precision_report(self.precision, tally.trials, self.trials)
+        report["seed"] = self.seed
+        return report
 
     def tally_from_dict(self, data: Mapping[str, Any]) -> Tally:
         """Rebuild a stored tally of this job's model (see :func:`tally_from_dict`)."""

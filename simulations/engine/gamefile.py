@@ -223,7 +223,7 @@ from simulations.engine.gamefile_read import (
 )
 from simulations.engine.gamefile_showdown import read_showdown
 from simulations.engine.limits import Limit
-from simulations.engine.phases import Bet, Deal, Draw, Phase, cards_held
+from simulations.engine.phases import Bet, Deal, Discard, Draw, Phase, cards_held
 from simulations.engine.showdown import Showdown
 from simulations.spec import echo, shown_key
 
@@ -377,6 +377,19 @@ def _check_halves_rank_extra_upcards(phases: tuple[Phase, ...], showdown: Showdo
             )
 
 
+def _check_discards(phases: tuple[Phase, ...]) -> None:
+    """A discard throws away cards a player holds: it names its own count when the phases
+    before it deal fewer (else the showdown would be blamed, for a negative hand)."""
+    for index, phase in enumerate(phases):
+        if isinstance(phase, Discard):
+            held = cards_held(phases[:index])[0]
+            if phase.count > held:
+                raise Invalid(
+                    f"phases[{index}].count",
+                    f"discards {phase.count} cards, but each player holds only {held} then",
+                )
+
+
 def _check_cards_held(held: int, board: int, deck_size: int) -> None:
     """A player's cards and the board come out of one deck, and the hand at the showdown is
     chosen from them: both bound what the phases may deal."""
@@ -416,6 +429,7 @@ def _parse(data: Mapping[str, Any], source: str) -> GameEntry | GutsEntry:
     phases = read_phases(top.require("phases"))
     betting_rounds = sum(isinstance(p, Bet) for p in phases)
     draws = any(isinstance(p, Draw) for p in phases)
+    _check_discards(phases)
     held, board = cards_held(phases)
     stakes = read_stakes(top.table("stakes"), limit, betting_rounds)
     # Read before [forced], which takes its big-blind ante order from it.

@@ -1,7 +1,8 @@
 """Simulation models: what one trial is, and how trials add up to an estimate.
 
 A model is a frozen dataclass that can ``simulate(trials, rng)`` into a tally, merge
-tallies from any number of shards in any order, and ``report`` a merged tally.  A tally is
+tallies from any number of shards in any order, ``report`` a merged tally, and name its
+``main_estimate``, the figure a job's precision target is judged on.  A tally is
 a frozen dataclass of integers, tuples of them and exact histograms
 (:class:`~simulations.models.tally.Counts`), so that shards merge exactly in any order and
 the generic codec in ``workers/job.py`` stores it with no code of its own.
@@ -19,6 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from simulations.models.bad_beat import BadBeatModel
+from simulations.models.estimate import Estimate
 from simulations.models.exhaustion import ExhaustionModel
 from simulations.models.guts import GutsModel
 from simulations.models.rake import RakeModel
@@ -48,6 +50,11 @@ class Model(Protocol):
 
     def describe(self) -> str: ...
 
+    # The figure a job's precision target is judged on (simulations/models/estimate.py).
+    def main_estimate(self, tally: Any) -> Estimate: ...
+
+    def precise_enough(self, tally: Any, precision: float) -> bool: ...
+
 
 class ModelReader(Protocol):
     """A model class: its kind, the name of its trial count, and its spec reader."""
@@ -74,6 +81,7 @@ __all__ = [
     "MODELS",
     "BadBeatModel",
     "Counts",
+    "Estimate",
     "ExhaustionModel",
     "GutsModel",
     "Model",

@@ -64,6 +64,7 @@ from simulations.models.bad_beat_room import (
 )
 from simulations.models.distribution import Tail, Verdict, summary
 from simulations.models.economics import read_blinds, table_report, taken_report
+from simulations.models.estimate import Estimate
 from simulations.models.jackpot_policy import JackpotPolicy
 from simulations.models.players import EVERY_RIVER, SeatModel, read_seat_models
 from simulations.models.table import DropRule, Jackpot, RakePolicy, RakeRule, Table
@@ -288,6 +289,7 @@ class BadBeatModel:
                 floor = hand_floor(text)
             except ValueError as err:
                 raise SpecError(where, str(err)) from None
+            _can_lose(where, text)
             _below_ceiling(where, text, floor, losing)
         jackpot.finish()
         assert losing.at_least is not None  # a losing band always has its floor
@@ -431,6 +433,21 @@ class BadBeatModel:
                 )
         return report
 
+    def main_estimate(self, tally: BadBeatTally | TableTally) -> Estimate:
+        """The hit rate, jackpot hands a hand at the reset qualifier with the room's
+        conditions (the report's ``frequency``), with its 95 % Wilson interval; it may stop
+        a job after :data:`~simulations.models.estimate.MIN_EVENTS` jackpot hands."""
+        if isinstance(tally, TableTally):
+            hits = tally.levels[self.schedule[0]].hits if tally.levels else 0
+        else:
+            hits = tally.jackpot_hands
+        return Estimate.rate("jackpot hands a hand", hits, tally.hands)
+
+    def precise_enough(self, tally: BadBeatTally | TableTally, precision: float) -> bool:
+        """The hit rate's 95 % half-width is within ``precision`` of it (see
+        :meth:`Estimate.precise_enough`)."""
+        return self.main_estimate(tally).precise_enough(precision)
+
 
 def waits_report(waits: Waits) -> dict[str, Any]:
     """The hands from one hit to the next (:class:`Waits`) as a ``Distribution``."""
@@ -478,6 +495,14 @@ def _read_band(jackpot: Fields, key: str, default: str | None) -> HandBand:
     if given and at_least is None and at_most is None:
         raise SpecError(jackpot.path(key), "names no hand: give at_least, at_most or exactly")
     low = at_least if at_least is not None else floor if floor is not None else default
+    if key == "losing_hand" and low is not None:
+        if exactly is not None:
+            where = band.path("exactly")
+        elif at_least is not None:
+            where = band.path("at_least")
+        else:
+            where = jackpot.path(old)
+        _can_lose(where, low)
     try:
         return HandBand(low, at_most)
     except ValueError:
@@ -486,6 +511,21 @@ def _read_band(jackpot: Fields, key: str, default: str | None) -> HandBand:
             band.path("at_most"),
             f"{at_most!r} is below {source} {low!r}: no hand lies in the band",
         ) from None
+
+
+# The best hand there is: no hand beats it (a second one could only tie), so a losing hand
+# at least this good never loses, and a jackpot on it would silently never hit.
+NEVER_LOSES = hand_floor("royal flush")
+
+
+def _can_lose(where: str, text: str) -> None:
+    """Refuse a losing hand that no hand can beat."""
+    if hand_floor(text) >= NEVER_LOSES:
+        raise SpecError(
+            where,
+            f"{echo(text)} can never lose (no hand beats a royal flush), so the jackpot would "
+            "never hit: give a weaker losing hand",
+        )
 
 
 def _below_ceiling(where: str, text: str, floor: int, band: HandBand) -> None:

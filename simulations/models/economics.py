@@ -57,6 +57,10 @@ def read_rake_rule(table: Fields) -> RakeRule:
     if increment and per is None:
         raise SpecError(table.path("per_increment"), "is required with an increment")
     if per is not None and not increment:
+        if table.has("increment"):  # given, as 0: the increment is what is wrong
+            raise SpecError(
+                table.path("increment"), "must be at least 1 with a per_increment, got 0"
+            )
         raise SpecError(table.path("per_increment"), "needs an increment")
     caps: list[tuple[int, int]] = []
     seen: set[int] = set()

@@ -44,6 +44,7 @@ from simulations.engine.phases import Bet, Deal, Draw, Pass, Phase
 from simulations.engine.variants import POKER_VARIANTS
 from simulations.models import exhaustion_kernel as k
 from simulations.models.distribution import BOUNDED, summary
+from simulations.models.estimate import Estimate
 from simulations.models.exhaustion_policy import (
     DEFAULT_DRAW_RANK,
     Family,
@@ -691,6 +692,28 @@ class ExhaustionModel:
             "exclusive": self.exclusive,
             "draw_law": list(self.law or ()),
         }
+
+    def main_estimate(self, tally: ExhaustionTally) -> Estimate:
+        """The share of hands that run out of cards at the most players asked for (where
+        running out is likeliest), with its 95 % Wilson interval: under a stud rule every
+        hand not dealt from the stub, under a draw rule the hands whose stub ran out in the
+        draw (discards reshuffled).  Under no rule the deck cannot run out, and the share
+        reaching the last deal stands in.  It may stop a job after
+        :data:`~simulations.models.estimate.MIN_EVENTS` such hands."""
+        players = self.players[1]
+        row = tally.rows[-1] if tally.rows else ExhaustionRow(players)
+        if self.rule.for_draw:
+            name, hits = "hands whose stub runs out in the draw", row.events[0] if row.events else 0
+        elif outcomes_of(self.rule):
+            name, hits = "hands that run out of cards", row.hands - (row.events or (0,))[0]
+        else:
+            name, hits = "hands reaching the last deal", row.reached
+        return Estimate.rate(f"{name}, {players} players", hits, row.hands)
+
+    def precise_enough(self, tally: ExhaustionTally, precision: float) -> bool:
+        """The main share's 95 % half-width is within ``precision`` of it (see
+        :meth:`Estimate.precise_enough`)."""
+        return self.main_estimate(tally).precise_enough(precision)
 
 
 @cache

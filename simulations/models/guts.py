@@ -56,9 +56,11 @@ from simulations.models.distribution import (
     hill,
     log_bins,
     log_summary,
+    mean_interval,
     mean_of_sums,
     summary,
 )
+from simulations.models.estimate import Estimate
 from simulations.models.guts_policy import (
     Stay,
     StayPolicy,
@@ -373,6 +375,13 @@ class GutsModel:
 
     def _chunk(self, seeds: npt.NDArray[np.uint64], policies: tuple[StayPolicy, ...]) -> GutsTally:
         out = self._play(seeds, policies)
+        if not all(np.isfinite(a).all() for a in (out.largest, out.final, out.aside, out.nets)):
+            # Without a cap a pot multiplies every deal; past float64's range nothing about
+            # the game can be counted, so the job is refused rather than reported wrongly.
+            raise ValueError(
+                f"a game's pot passed {np.finfo(np.float64).max:.3g} chips, more than can be "
+                f"counted: play a capped game or lower [game] max_deals (now {self.max_deals:,})"
+            )
         ante = self.game.ante
         exact = out.exact.astype(bool)
         final_sum, final_squares = _sums(out.final, exact)
@@ -618,6 +627,26 @@ class GutsModel:
             "seats": seats,
             "equilibrium": self._equilibrium_report(tally.equilibrium),
         }
+
+    def main_estimate(self, tally: GutsTally) -> Estimate:
+        """The mean deals a game lasts with its normal 95 % interval (the report's
+        ``deals`` mean): undefined where the report gives no interval — a game censored at
+        ``max_deals``, a tail not yet judged — and it may stop a job after
+        :data:`~simulations.models.estimate.MIN_TRIALS` games."""
+        n = tally.sessions
+        censored = tally.endings[k.DEAL_LIMIT] if tally.endings else 0
+        defined = (
+            n >= 2
+            and not censored
+            and bool(tally.deals)
+            and self._deals_verdict(tally).tail.shows_interval
+        )
+        return Estimate.mean("deals a game", mean_interval(tally.deals) if defined else None, n)
+
+    def precise_enough(self, tally: GutsTally, precision: float) -> bool:
+        """The mean deals' 95 % half-width is within ``precision`` of it (see
+        :meth:`Estimate.precise_enough`)."""
+        return self.main_estimate(tally).precise_enough(precision)
 
     def _growth(
         self, tally: GutsTally

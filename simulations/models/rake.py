@@ -39,6 +39,7 @@ from simulations.models.economics import (
     table_report,
     taken_report,
 )
+from simulations.models.estimate import MIN_EVENTS, Estimate
 from simulations.models.players import TYPICAL, SeatModel, read_seat_models
 from simulations.models.table import VARIANTS, RakePolicy, RakeRule, Table
 from simulations.models.table_tally import TableTally, simulate_table
@@ -179,6 +180,27 @@ class RakeModel:
             row["drop_taken"] = taken_report(kept.drop_counts, "jackpot drop", None)
             rows.append(row)
         return {"hands": tally.hands, "table": table_report(table, tally), "policies": rows}
+
+    def main_estimate(self, tally: TableTally) -> Estimate:
+        """The first policy's take a hand (rake and time charge: the report's ``per_hand``)
+        with its normal 95 % interval; it may stop a job after
+        :data:`~simulations.models.estimate.MIN_EVENTS` hands that paid it something — hands
+        raked, or every hand where the policy charges for time (a take that is mostly zero
+        has a normal interval only once enough hands paid)."""
+        policy = self.policies[0]
+        name = f"{policy.name}: take a hand"
+        if not tally.hands or not tally.policies:
+            return Estimate.mean(name, None, 0, MIN_EVENTS)
+        kept = tally.policies[0]
+        per_hand = kept.rake.mean + self._time_per_hand(policy)
+        half = kept.rake.half_width()
+        paid = tally.hands if policy.time else kept.raked
+        return Estimate.mean(name, (per_hand, per_hand - half, per_hand + half), paid, MIN_EVENTS)
+
+    def precise_enough(self, tally: TableTally, precision: float) -> bool:
+        """The main policy's take a hand has its 95 % half-width within ``precision`` of it
+        (see :meth:`Estimate.precise_enough`)."""
+        return self.main_estimate(tally).precise_enough(precision)
 
 
 def default_policy(big_blind: int) -> RakePolicy:

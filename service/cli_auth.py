@@ -87,13 +87,21 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--jobs", type=_jobs, help="this namespace's limit of jobs in flight (else the server's)"
     )
     token.add_argument(
+        "--trials",
+        type=_jobs,
+        help="this namespace's limit of trials in its jobs queued or running (else the server's)",
+    )
+    token.add_argument(
+        "--weight", type=_jobs, help="this namespace's share of the workers, 1..1000 (default 1)"
+    )
+    token.add_argument(
         "--file", type=Path, help="append the line to this tokens file (made owner-only)"
     )
 
 
 def cmd_token(args: argparse.Namespace) -> int:
     try:
-        secret, entry = mint(args.namespace, args.jobs)
+        secret, entry = mint(args.namespace, args.jobs, args.trials, args.weight)
     except TokensError as err:
         raise ValueError(str(err)) from None
     line = entry.line()

@@ -3,13 +3,17 @@
 They run in this order around every method's handler (``server_interceptors``):
 
 - :class:`RequestMetrics` counts every call of a method the server has, by method name and
-  final status code — the refused ones too, so an attacker's guesses show in the metrics.
-  A method the server does not have is not counted: its name is the caller's, unbounded.
+  final status code — the refused ones too, so an attacker's guesses show in the metrics —
+  and times each unary call.  A method the server does not have is not counted: its name
+  is the caller's, unbounded.
 - :class:`Authentication` admits a call whose ``authorization`` metadata is ``Bearer
   TOKEN`` with a token of the tokens file, and answers any other ``UNAUTHENTICATED``
   without reading the request; the health service needs no token (probes carry none).  A
   server without tokens admits every call as the one open namespace.  An admitted call's
-  handler sees its :class:`~service.auth.Principal` through :func:`caller`.
+  handler sees its :class:`~service.auth.Principal` through :func:`caller`.  A stream
+  (``WatchJob``) checks its token again between messages and every
+  :data:`RECHECK_SECONDS` while it waits for one, and ends ``UNAUTHENTICATED`` once the
+  token is no longer in the tokens file: revoking a token ends its open streams too.
 - :class:`CallLimit` ends a unary call that runs longer than the server's limit with
   ``DEADLINE_EXCEEDED`` (a client's own shorter deadline ends it sooner, as grpc does).
 - :class:`~service.malformed.MalformedRequests` answers bytes that are not a request
@@ -22,7 +26,9 @@ coroutine stays one (grpc calls the two differently).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
@@ -35,6 +41,10 @@ from service.metrics import ServiceMetrics
 Handler = Any  # grpc.RpcMethodHandler: a named tuple of the method's parts
 Behaviour = Callable[..., Any]
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
+# Seconds between two checks of an open stream's token while it waits for a message; with
+# the tokens file's own reload (service/auth.py, at most every 2 s) a revoked token's
+# streams end within about three seconds.
+RECHECK_SECONDS = 1.0
 _KINDS = ("unary_unary", "unary_stream", "stream_unary", "stream_stream")
 
 
@@ -113,11 +123,14 @@ def counted(behaviour: Behaviour, method: str, metrics: ServiceMetrics) -> Behav
     if inspect.iscoroutinefunction(behaviour):
 
         async def call(request: Any, context: Any) -> Any:
+            started = time.perf_counter()
             try:
                 response = await behaviour(request, context)
             except BaseException as err:
+                metrics.request_time(method, time.perf_counter() - started)
                 metrics.request(method, outcome(context, err))
                 raise
+            metrics.request_time(method, time.perf_counter() - started)
             metrics.request(method, outcome(context, None))
             return response
 
@@ -178,6 +191,43 @@ MISSING = (
     "(the cardroom CLI sends $CARDROOM_TOKEN or --token-file)"
 )
 INVALID = "authorization: the token is not valid on this server"
+REVOKED = "authorization: the token is no longer valid on this server (revoked)"
+
+
+def _revocable(behaviour: Behaviour, admitted: Callable[[], bool]) -> Behaviour | None:
+    """A streaming behaviour that ends UNAUTHENTICATED once ``admitted()`` turns false:
+    checked before each message is sent, and every RECHECK_SECONDS while the stream waits
+    for its next one (a WatchJob may wait minutes between two).  Other shapes: None."""
+    if not inspect.isasyncgenfunction(behaviour):
+        return None
+
+    async def stream(request: Any, context: Any) -> AsyncIterator[Any]:
+        responses = behaviour(request, context).__aiter__()
+        try:
+            while True:
+                # The next message is awaited in a task of its own, so that waiting for it
+                # can be interrupted to look at the token without ending the stream.
+                following = asyncio.ensure_future(anext(responses))
+                try:
+                    while not (await asyncio.wait({following}, timeout=RECHECK_SECONDS))[0]:
+                        if not admitted():
+                            break
+                finally:
+                    if not following.done():
+                        following.cancel()
+                        with contextlib.suppress(BaseException):
+                            await following
+                if following.cancelled() or not admitted():
+                    await context.abort(grpc.StatusCode.UNAUTHENTICATED, REVOKED)
+                try:
+                    response = following.result()
+                except StopAsyncIteration:
+                    return
+                yield response
+        finally:
+            await responses.aclose()
+
+    return stream
 
 
 class Authentication(grpc.aio.ServerInterceptor):
@@ -195,19 +245,28 @@ class Authentication(grpc.aio.ServerInterceptor):
         if handler is None or handler_call_details.method.startswith(HEALTH_PREFIX):
             return handler
         admitted = OPEN
-        if self.tokens is not None:
+        tokens = self.tokens
+        if tokens is not None:
             token = bearer_token(handler_call_details.invocation_metadata)
             if token is None:
                 return _refusal(handler, MISSING)
-            principal = self.tokens.principal(token)
+            principal = tokens.principal(token)
             if principal is None:
                 return _refusal(handler, INVALID)
-            admitted = principal
+            admitted, presented = principal, token
 
         def attach(context: Any) -> CallerContext:
             return CallerContext(context, admitted)
 
-        return _replace(handler, lambda behaviour: _with_context(behaviour, attach))
+        handler = _replace(handler, lambda behaviour: _with_context(behaviour, attach))
+        if tokens is None:
+            return handler
+
+        def still_admitted() -> bool:
+            now = tokens.principal(presented)
+            return now is not None and now.namespace == admitted.namespace
+
+        return _replace(handler, lambda behaviour: _revocable(behaviour, still_admitted))
 
 
 def _limited(behaviour: Behaviour, seconds: float) -> Behaviour | None:

@@ -15,8 +15,10 @@ DEFAULT_CALL_TIMEOUT = 60.0  # seconds a unary call may run
 
 @dataclass(frozen=True)
 class ClientLimits:
-    """What one namespace may hold at once: jobs queued or running, WatchJob streams.  A
-    token's ``jobs=N`` (in the tokens file) overrides ``jobs`` for its namespace."""
+    """What one namespace may hold at once: jobs queued or running, the trials in them
+    (None: no limit but each job's), WatchJob streams.  A token's ``jobs=N`` and
+    ``trials=N`` (in the tokens file) override ``jobs`` and ``trials`` for its namespace."""
 
     jobs: int = DEFAULT_MAX_JOBS
     watches: int = DEFAULT_MAX_WATCHES
+    trials: int | None = None

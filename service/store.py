@@ -16,7 +16,13 @@ with the reason, and keeps every stored row as it was.
 
 Each job belongs to a namespace, the client that submitted it (service/auth.py): reads
 and changes that name a namespace see only its jobs, and another namespace's job reads as
-absent.  :meth:`JobStore.create` can hold a namespace to a number of jobs in flight.
+absent.  :meth:`JobStore.create` can hold a namespace to a number of jobs in flight, and
+to a number of trials in them.
+
+A finished job can be deleted with its shards (:meth:`JobStore.delete`), and finished jobs
+older than a time all at once (:meth:`JobStore.expire`, the server's ``--retention``).  A
+store gives the pages of deleted rows back to the file system (SQLite's incremental
+vacuum; a store made before that was possible is rebuilt once by the first expiry).
 
 A job moves only along :data:`TRANSITIONS`; a finished job never changes again.  The
 store is not safe for concurrent use: the server calls it from one thread at a time,
@@ -29,10 +35,13 @@ import base64
 import contextlib
 import fcntl
 import json
+import logging
 import os
+import re
 import secrets
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -41,6 +50,8 @@ from typing import Any
 
 from service.auth import DEFAULT_NAMESPACE
 from simulations.spec import echo
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 4
 # The version of the canonical job mapping (service/jobfile.py: a job file's keys, with the
@@ -91,6 +102,10 @@ _ADDED_COLUMNS = (
     ("namespace", f"TEXT NOT NULL DEFAULT '{DEFAULT_NAMESPACE}'"),
 )
 MAX_SEQ = 2**63 - 1  # SQLite's largest integer
+EXPIRE_BATCH = 100  # jobs deleted in one transaction by expire()
+# An absolute path in a message (not the slashes of a URL or of a relative path): what a
+# client is told never shows where the server keeps its files.
+_PATH = re.compile(r"(?<![\w:/.~-])/[^\s\"',:;()\[\]]*")
 
 
 class JobState(StrEnum):
@@ -143,6 +158,36 @@ class TooManyJobs(RuntimeError):
         self.limit = limit
 
 
+class TooManyTrials(RuntimeError):
+    """A job that would take a namespace past its limit of trials in jobs queued or running."""
+
+    def __init__(self, namespace: str, count: int, adding: int, limit: int) -> None:
+        super().__init__(
+            f"trials in flight: namespace {namespace} has {count:,} trials in jobs queued or "
+            f"running, and this job's {adding:,} would pass the most this server allows one "
+            f"client ({limit:,}); wait for one to end, cancel one, or submit fewer trials"
+        )
+        self.namespace = namespace
+        self.limit = limit
+
+
+class JobUnfinished(RuntimeError):
+    """A job that cannot be deleted yet: it is queued or running."""
+
+    def __init__(self, job_id: str, state: JobState) -> None:
+        super().__init__(
+            f"job {job_id} is {state.value}; cancel it first (`cardroom cancel {job_id}`), "
+            "then delete it"
+        )
+        self.state = state
+
+
+def without_paths(text: str) -> str:
+    """``text`` with every absolute file-system path in it replaced by ``…``: what a
+    client is told of the server's errors (the server's log keeps the paths)."""
+    return _PATH.sub("…", text)
+
+
 class StoreError(RuntimeError):
     """The data directory cannot be used (not a folder, locked by another server, a
     damaged store file, ...): the server does not start."""
@@ -150,7 +195,15 @@ class StoreError(RuntimeError):
 
 class StoreUnavailable(RuntimeError):
     """A running server's store refused a write (a full disk, a read-only volume, a
-    database that went away): the change was not made, nothing of it is stored."""
+    database that went away): the change was not made, nothing of it is stored.
+
+    ``str()`` is for the server's log and names the store (its file, its URL without the
+    password); ``public`` is what a client may be told, without paths or addresses.
+    """
+
+    def __init__(self, message: str, *, public: str | None = None) -> None:
+        super().__init__(message)
+        self.public = without_paths(message if public is None else public)
 
 
 @dataclass(frozen=True)
@@ -187,30 +240,43 @@ class Progress:
     estimate: dict[str, Any] | None
 
 
+LOCK_NAME = "server.lock"
+
+
 class DataDirLock:
     """An exclusive lock on a data directory, held while the server runs.
 
     ``flock`` is released by the kernel when the process dies, however it dies, so a
     server killed with SIGKILL never leaves a stale lock behind.
+
+    An SQLite store named by ``--store sqlite:///PATH`` takes the same lock on the folder
+    of its file (``server.lock`` beside it; ``setting`` then names the flag in messages):
+    a server whose data directory is that folder, or another server on that file, is
+    refused, as for one data directory.
     """
 
-    def __init__(self, data_dir: Path) -> None:
-        _prepare_dir(data_dir)
-        path = data_dir / "server.lock"
+    def __init__(self, data_dir: Path, setting: str | None = None) -> None:
+        where = f"--data-dir {data_dir}" if setting is None else setting
+        _prepare_dir(data_dir, where if setting is None else f"{setting}: its folder {data_dir}")
+        path = data_dir / LOCK_NAME
+        self.path = path
         try:
             self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as err:
-            raise StoreError(
-                f"--data-dir {data_dir}: cannot open {path.name}: {err.strerror}"
-            ) from None
+            shown = path.name if setting is None else str(path)
+            raise StoreError(f"{where}: cannot open {shown}: {err.strerror}") from None
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(self._fd, 32, 0).decode(errors="replace").strip() or "unknown"
             os.close(self._fd)
-            raise StoreError(
-                f"--data-dir {data_dir}: in use by another cardroom server (pid {holder}); "
+            rule = (
                 "one data directory serves one server"
+                if setting is None
+                else f"one SQLite store serves one server, with the {LOCK_NAME} beside it"
+            )
+            raise StoreError(
+                f"{where}: in use by another cardroom server (pid {holder}); {rule}"
             ) from None
         os.ftruncate(self._fd, 0)
         os.pwrite(self._fd, f"{os.getpid()}\n".encode(), 0)
@@ -220,10 +286,14 @@ class DataDirLock:
             os.close(self._fd)
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+def _connect(path: Path, *, new: bool = False) -> sqlite3.Connection:
     # The server runs store calls on one worker thread, not the thread that opens it.
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     db.row_factory = sqlite3.Row
+    if new:
+        # Before anything is written (the write-ahead log's header included): deleted
+        # jobs' pages can then be given back to the file system as they are freed.
+        db.execute("PRAGMA auto_vacuum = INCREMENTAL")
     db.execute("PRAGMA journal_mode=WAL")
     # FULL: a committed shard survives power loss too, not only a killed process.
     db.execute("PRAGMA synchronous=FULL")
@@ -241,7 +311,7 @@ def _create(path: Path) -> None:
     for leftover in (partial, *(partial.with_name(partial.name + s) for s in ("-wal", "-shm"))):
         leftover.unlink(missing_ok=True)
     try:
-        db = _connect(partial)
+        db = _connect(partial, new=True)
         try:
             db.executescript(SCHEMA)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -292,17 +362,18 @@ def _check_intact(path: Path, db: sqlite3.Connection) -> None:
         raise _damaged(path, f"job {echo(row[0])} has the state {echo(row[1])}")
 
 
-def _prepare_dir(data_dir: Path) -> None:
+def _prepare_dir(data_dir: Path, where: str | None = None) -> None:
+    where = where or f"--data-dir {data_dir}"
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise StoreError(f"--data-dir {data_dir}: is a file, not a folder") from None
+        raise StoreError(f"{where}: is a file, not a folder") from None
     except NotADirectoryError:
-        raise StoreError(f"--data-dir {data_dir}: a part of the path is a file") from None
+        raise StoreError(f"{where}: a part of the path is a file") from None
     except OSError as err:
-        raise StoreError(f"--data-dir {data_dir}: cannot create it: {err.strerror}") from None
+        raise StoreError(f"{where}: cannot create it: {err.strerror}") from None
     if not data_dir.is_dir():
-        raise StoreError(f"--data-dir {data_dir}: is not a folder")
+        raise StoreError(f"{where}: is not a folder")
 
 
 class JobStore:
@@ -375,7 +446,8 @@ class JobStore:
                     self._db.execute("ROLLBACK")
                 raise
         except sqlite3.Error as err:
-            raise StoreUnavailable(f"{self._path}: the job store refused a write: {err}") from None
+            refused = f"the job store refused a write: {err}"
+            raise StoreUnavailable(f"{self._path}: {refused}", public=refused) from None
 
     def close(self) -> None:
         self._db.close()
@@ -391,22 +463,27 @@ class JobStore:
         *,
         namespace: str = DEFAULT_NAMESPACE,
         max_unfinished: int | None = None,
+        max_unfinished_trials: int | None = None,
     ) -> JobRecord:
         """Store a queued job in ``namespace``; ``TooManyJobs`` if that namespace already
-        has ``max_unfinished`` jobs queued or running (counted and written in one
-        transaction, so two submissions at once cannot both pass the limit)."""
+        has ``max_unfinished`` jobs queued or running, ``TooManyTrials`` if this job's
+        trials would take the trials of its jobs queued or running past
+        ``max_unfinished_trials`` (counted and written in one transaction, so two
+        submissions at once cannot both pass a limit)."""
         now = time.time()
         job_id = "job-" + secrets.token_hex(6)
         with self._transaction():
-            if max_unfinished is not None:
-                count = int(
-                    self._db.execute(
-                        "SELECT COUNT(*) FROM jobs WHERE namespace = ? AND state IN (?, ?)",
-                        (namespace, JobState.QUEUED, JobState.RUNNING),
-                    ).fetchone()[0]
+            if max_unfinished is not None or max_unfinished_trials is not None:
+                # TOTAL, not SUM: a float that cannot overflow, whatever was stored
+                # before the limit was set.
+                count, total = self._db.execute(
+                    "SELECT COUNT(*), TOTAL(trials) FROM jobs WHERE namespace = ?"
+                    " AND state IN (?, ?)",
+                    (namespace, JobState.QUEUED, JobState.RUNNING),
+                ).fetchone()
+                check_limits(
+                    namespace, int(count), int(total), trials, max_unfinished, max_unfinished_trials
                 )
-                if count >= max_unfinished:
-                    raise TooManyJobs(namespace, count, max_unfinished)
             self._db.execute(
                 "INSERT INTO jobs (id, kind, state, spec, spec_version, trials, shards_total,"
                 " created, updated, namespace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -566,10 +643,98 @@ class JobStore:
 
         Safe from any thread (the metrics endpoint serves scrapes from its own): it reads
         through a connection of its own, which write-ahead logging lets run beside writes.
+        Read-only, so that a store file gone from under the server is an error here, not a
+        new empty file.
         """
-        with contextlib.closing(sqlite3.connect(self._path)) as db:
+        uri = f"file:{urllib.parse.quote(str(self._path))}?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=2.0)) as db:
             rows = db.execute("SELECT kind, state, COUNT(*) FROM jobs GROUP BY kind, state")
             return [(kind, state, int(n)) for kind, state, n in rows]
+
+    # -- deleting ----------------------------------------------------------------------
+
+    def delete(self, job_id: str, namespace: str | None = None) -> JobRecord | None:
+        """Delete a finished job and its shards (of ``namespace`` only, if given); returns
+        the job as it was, None when there is no such job, and raises ``JobUnfinished``
+        for a job queued or running."""
+        with self._transaction():
+            record = self.get(job_id, namespace)
+            if record is None:
+                return None
+            if not record.state.finished:
+                raise JobUnfinished(job_id, record.state)
+            self._db.execute("DELETE FROM shards WHERE job_id = ?", (job_id,))
+            self._db.execute("DELETE FROM jobs WHERE id = ?", (job_id,))
+        self._reclaim(rebuild=False)
+        return record
+
+    def expire(self, before: float) -> int:
+        """Delete every finished job that last changed (so ended) before ``before`` (a
+        time.time()), with its shards, a batch of jobs per transaction; returns how many
+        were deleted, and gives their pages back to the file system."""
+        finished = [state.value for state in JobState if state.finished]
+        marks = ", ".join("?" * len(finished))
+        deleted = 0
+        while True:
+            with self._transaction():
+                ids = [
+                    row[0]
+                    for row in self._db.execute(
+                        f"SELECT id FROM jobs WHERE state IN ({marks}) AND updated < ?"
+                        " ORDER BY seq LIMIT ?",
+                        (*finished, before, EXPIRE_BATCH),
+                    )
+                ]
+                if not ids:
+                    break
+                chosen = ", ".join("?" * len(ids))
+                self._db.execute(f"DELETE FROM shards WHERE job_id IN ({chosen})", ids)
+                self._db.execute(f"DELETE FROM jobs WHERE id IN ({chosen})", ids)
+            deleted += len(ids)
+        if deleted:
+            self._reclaim(rebuild=True)
+        return deleted
+
+    def _reclaim(self, *, rebuild: bool) -> None:
+        """Give the free pages of the file back to the file system.
+
+        A store made with incremental vacuum (every store this version makes) frees them
+        at once.  One made before that needs one VACUUM to be rebuilt so, which copies the
+        whole file: that only ``rebuild`` does (expire(), in the background), never a
+        client's call.  A refusal (a full disk: VACUUM needs room for a copy) is logged;
+        the pages stay free inside the file, where new rows reuse them.
+        """
+        try:
+            mode = int(self._db.execute("PRAGMA auto_vacuum").fetchone()[0])
+            if mode == 2:  # INCREMENTAL
+                # executescript runs the pragma to its end (execute() frees one page).
+                self._db.executescript("PRAGMA incremental_vacuum;")
+            elif rebuild:
+                log.info("%s: rebuilding the store once to give deleted pages back", self._path)
+                self._db.execute("PRAGMA auto_vacuum = INCREMENTAL")
+                self._db.execute("VACUUM")
+            else:
+                return
+            # The freed pages leave the file itself when the write-ahead log is copied in.
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error as err:
+            log.warning("%s: the space of deleted jobs stays in the file: %s", self._path, err)
+
+
+def check_limits(
+    namespace: str,
+    count: int,
+    total: int,
+    trials: int,
+    max_unfinished: int | None,
+    max_unfinished_trials: int | None,
+) -> None:
+    """Refuse a job that would take ``namespace`` (with ``count`` jobs and ``total``
+    trials queued or running) past its limits: ``TooManyJobs``, ``TooManyTrials``."""
+    if max_unfinished is not None and count >= max_unfinished:
+        raise TooManyJobs(namespace, count, max_unfinished)
+    if max_unfinished_trials is not None and total + trials > max_unfinished_trials:
+        raise TooManyTrials(namespace, total, trials, max_unfinished_trials)
 
 
 def progress_row(job_id: str, progress: Progress) -> tuple[object, ...]:

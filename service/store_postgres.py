@@ -11,11 +11,18 @@ holds a PostgreSQL advisory lock named after the schema for as long as its conne
 lives, and PostgreSQL releases it when the connection ends, however the server ended.
 
 The database may restart under a running server (a failover, an upgrade, a crash): a call
-that finds its connection broken reconnects, takes the lock again, and runs once more, for
-up to :data:`RECONNECT_TIMEOUT` seconds; past that it is ``StoreUnavailable``.  Running a
-call again is safe however far the broken attempt got, because each call is one
-transaction: a new job keeps the id drawn for it (so it is never stored twice), a shard
-already stored is not stored again, and a state change that did commit is recognised.
+that finds its connection broken reconnects, takes the lock again, and runs once more,
+waiting up to :data:`RECONNECT_TIMEOUT` seconds for the database; past that it is
+``StoreUnavailable``, and the store is *down*: until a connection is made again, each call
+tries once to connect (at most every :data:`RECONNECT_PAUSE` seconds, each attempt bounded
+by :data:`RECONNECT_CONNECT_TIMEOUT`) and is ``StoreUnavailable`` at once if that fails.
+So a client's call that needs a database that went away is answered within about
+``RECONNECT_TIMEOUT + RECONNECT_CONNECT_TIMEOUT`` seconds, and at once after the first,
+far below the server's time limit of a call; a running job's writes are made again by the
+job manager until the database is back.  Running a call again is safe however far the
+broken attempt got, because each call is one transaction: a new job keeps the id drawn for
+it (so it is never stored twice), a shard already stored is not stored again, and a state
+change that did commit is recognised.
 
 A damaged store — tables lacking columns, schema versions missing or repeated, a job in a
 state this version does not know — is refused at start with what was found (StoreError),
@@ -37,16 +44,18 @@ from typing import Any, TypeVar
 
 from service.auth import DEFAULT_NAMESPACE
 from service.store import (
+    EXPIRE_BATCH,
     MAX_SEQ,
     SPEC_VERSION,
     TRANSITIONS,
     JobRecord,
     JobState,
+    JobUnfinished,
     Progress,
     StateConflict,
     StoreError,
     StoreUnavailable,
-    TooManyJobs,
+    check_limits,
     decode_page_token,
     encode_page_token,
     progress_row,
@@ -59,8 +68,15 @@ log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
 LOCK_CLASS = int.from_bytes(b"crdm", "big")  # with the schema's hash: one server's lock
 CONNECT_TIMEOUT = 10  # seconds
-RECONNECT_TIMEOUT = 60.0  # seconds a call waits for a restarting database to come back
+# Seconds a call waits for a database that went away to come back (a restart takes a few)
+# before it is StoreUnavailable; the client is then answered UNAVAILABLE, well within the
+# server's --call-timeout.
+RECONNECT_TIMEOUT = 5.0
 RECONNECT_PAUSE = 0.5  # seconds between two attempts
+# Seconds one attempt to connect again may take (libpq's least is 2): a database host that
+# no longer answers at all holds a call no longer than that.
+RECONNECT_CONNECT_TIMEOUT = 2
+UNREACHABLE = "the job store (PostgreSQL) is unreachable"
 T = TypeVar("T")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS cardroom_schema (version INTEGER NOT NULL);
@@ -131,6 +147,10 @@ class PostgresJobStore:
         self._url = url
         self._where = f"--store {redacted(url)}"
         self._counts_lock = threading.Lock()
+        # Set while the database is away (after a reconnection ran out of time): the
+        # monotonic time it was found away, and when the next attempt to connect may be.
+        self._down_since: float | None = None
+        self._next_attempt = 0.0
         try:
             self._db = self._connect()
         except psycopg.Error as err:
@@ -145,11 +165,11 @@ class PostgresJobStore:
             self._db.close()
             raise
 
-    def _connect(self) -> Any:
+    def _connect(self, timeout: int = CONNECT_TIMEOUT) -> Any:
         """A connection holding the schema's lock (StoreError if another server has it)."""
         # The server calls the store from one worker thread; counts() has its own.
         db = self._psycopg.connect(
-            self._url, autocommit=True, row_factory=self._dict_row, connect_timeout=CONNECT_TIMEOUT
+            self._url, autocommit=True, row_factory=self._dict_row, connect_timeout=timeout
         )
         try:
             row = db.execute(
@@ -171,40 +191,87 @@ class PostgresJobStore:
         """Run one call of the store, ``work(again)``; if the connection broke under it,
         reconnect and run it again with ``again`` True (see the module's text)."""
         psycopg = self._psycopg
+        if self._down_since is not None:
+            self._connect_again()
         try:
             return work(False)
         except psycopg.OperationalError as err:
             if not self._db.broken and not self._db.closed:
-                raise StoreUnavailable(f"{self._where}: {_first_line(err)}") from None
+                raise self._refused(err) from None
             first = err
         except psycopg.Error as err:
-            raise StoreUnavailable(f"{self._where}: {_first_line(err)}") from None
+            raise self._refused(err) from None
         self._reconnect(first)
         try:
             return work(True)
         except psycopg.Error as err:
-            raise StoreUnavailable(f"{self._where}: {_first_line(err)}") from None
+            raise self._refused(err) from None
+
+    def _refused(self, err: BaseException) -> StoreUnavailable:
+        """The database's refusal of a call, for the log and (without the URL) the client."""
+        reason = _first_line(err)
+        return StoreUnavailable(
+            f"{self._where}: {reason}", public=f"the job store refused the call: {reason}"
+        )
 
     def _reconnect(self, cause: BaseException) -> None:
+        """Connect again after the connection broke, waiting up to RECONNECT_TIMEOUT;
+        past that the store is down (see the module's text) and this StoreUnavailable."""
         log.warning("%s: connection lost (%s); reconnecting", self._where, _first_line(cause))
         deadline = time.monotonic() + RECONNECT_TIMEOUT
         with contextlib.suppress(Exception):
             self._db.close()
         while True:
             try:
-                self._db = self._connect()
+                self._db = self._connect(RECONNECT_CONNECT_TIMEOUT)
             except self._psycopg.Error as err:
-                if time.monotonic() > deadline:
+                if time.monotonic() + RECONNECT_PAUSE > deadline:
+                    self._down_since = time.monotonic()
+                    self._next_attempt = self._down_since + RECONNECT_PAUSE
+                    log.error(
+                        "%s: the database did not come back in %.0f s (%s); calls that need "
+                        "it are UNAVAILABLE, and running jobs wait, until it is back",
+                        self._where,
+                        RECONNECT_TIMEOUT,
+                        _first_line(err),
+                    )
                     raise StoreUnavailable(
                         f"{self._where}: the database did not come back in "
-                        f"{RECONNECT_TIMEOUT:.0f} s: {_first_line(err)}"
+                        f"{RECONNECT_TIMEOUT:.0f} s: {_first_line(err)}",
+                        public=f"{UNREACHABLE} (it did not answer for {RECONNECT_TIMEOUT:.0f} s)",
                     ) from None
                 time.sleep(RECONNECT_PAUSE)
             except StoreError as err:  # another server took the schema meanwhile
-                raise StoreUnavailable(str(err)) from None
+                raise StoreUnavailable(
+                    str(err), public="the job store is in use by another server"
+                ) from None
             else:
                 log.warning("%s: reconnected", self._where)
                 return
+
+    def _connect_again(self) -> None:
+        """One attempt to connect to a database found away (at most one per
+        RECONNECT_PAUSE): StoreUnavailable at once unless it is back."""
+        assert self._down_since is not None
+        now = time.monotonic()
+        away = f"{UNREACHABLE} (for {now - self._down_since:.0f} s)"
+        if now < self._next_attempt:
+            raise StoreUnavailable(f"{self._where}: the database is away", public=away)
+        try:
+            self._db = self._connect(RECONNECT_CONNECT_TIMEOUT)
+        except self._psycopg.Error as err:
+            self._next_attempt = time.monotonic() + RECONNECT_PAUSE
+            reason = _first_line(err)
+            raise StoreUnavailable(f"{self._where}: {reason}", public=away) from None
+        except StoreError as err:
+            self._next_attempt = time.monotonic() + RECONNECT_PAUSE
+            raise StoreUnavailable(
+                str(err), public="the job store is in use by another server"
+            ) from None
+        log.warning(
+            "%s: reconnected after %.0f s away", self._where, time.monotonic() - self._down_since
+        )
+        self._down_since = None
 
     def _migrate(self) -> None:
         with self._db.transaction():
@@ -276,6 +343,7 @@ class PostgresJobStore:
         *,
         namespace: str = DEFAULT_NAMESPACE,
         max_unfinished: int | None = None,
+        max_unfinished_trials: int | None = None,
     ) -> JobRecord:
         now = time.time()
         job_id = "job-" + secrets.token_hex(6)  # drawn once: a second attempt reuses it
@@ -284,15 +352,17 @@ class PostgresJobStore:
             if again and (stored := self._get(job_id, None)) is not None:
                 return stored  # the first attempt committed before the connection broke
             with self._transaction():
-                if max_unfinished is not None:
+                if max_unfinished is not None or max_unfinished_trials is not None:
+                    # sum() of a bigint is a numeric: it cannot overflow.
                     row = self._db.execute(
-                        "SELECT count(*) AS n FROM cardroom_jobs WHERE namespace = %s"
-                        " AND state IN (%s, %s)",
+                        "SELECT count(*) AS n, coalesce(sum(trials), 0) AS t FROM cardroom_jobs"
+                        " WHERE namespace = %s AND state IN (%s, %s)",
                         (namespace, JobState.QUEUED.value, JobState.RUNNING.value),
                     ).fetchone()
-                    count = 0 if row is None else int(row["n"])
-                    if count >= max_unfinished:
-                        raise TooManyJobs(namespace, count, max_unfinished)
+                    count, total = (0, 0) if row is None else (int(row["n"]), int(row["t"]))
+                    check_limits(
+                        namespace, count, total, trials, max_unfinished, max_unfinished_trials
+                    )
                 self._db.execute(
                     "INSERT INTO cardroom_jobs (id, kind, state, spec, spec_version, trials,"
                     " shards_total, created, updated, namespace)"
@@ -475,10 +545,58 @@ class PostgresJobStore:
         with (
             self._counts_lock,
             self._psycopg.connect(
-                self._url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
+                self._url, autocommit=True, connect_timeout=RECONNECT_CONNECT_TIMEOUT
             ) as db,
         ):
             rows = db.execute(
                 "SELECT kind, state, count(*) FROM cardroom_jobs GROUP BY kind, state"
             ).fetchall()
         return [(str(kind), str(state), int(n)) for kind, state, n in rows]
+
+    # -- deleting ----------------------------------------------------------------------
+
+    def delete(self, job_id: str, namespace: str | None = None) -> JobRecord | None:
+        """Delete a finished job and its shards (see JobStore.delete); PostgreSQL's
+        autovacuum gives their space back."""
+
+        def work(again: bool) -> JobRecord | None:
+            scope = "" if namespace is None else " AND namespace = %s"
+            with self._transaction():
+                row = self._db.execute(
+                    f"SELECT * FROM cardroom_jobs WHERE id = %s{scope} FOR UPDATE",
+                    (job_id, *(() if namespace is None else (namespace,))),
+                ).fetchone()
+                if row is None:
+                    return None
+                record = record_from_row(row)
+                if not record.state.finished:
+                    raise JobUnfinished(job_id, record.state)
+                self._db.execute("DELETE FROM cardroom_shards WHERE job_id = %s", (job_id,))
+                self._db.execute("DELETE FROM cardroom_jobs WHERE id = %s", (job_id,))
+            return record
+
+        # A second attempt after a broken connection finds nothing when the first one
+        # committed: the job is gone either way, which is what was asked.
+        return self._call(work)
+
+    def expire(self, before: float) -> int:
+        """Delete the finished jobs that ended before ``before`` (see JobStore.expire)."""
+        finished = [state.value for state in JobState if state.finished]
+
+        def batch(again: bool) -> int:
+            with self._transaction():
+                rows = self._db.execute(
+                    "SELECT id FROM cardroom_jobs WHERE state = ANY(%s) AND updated < %s"
+                    " ORDER BY seq LIMIT %s FOR UPDATE",
+                    (finished, before, EXPIRE_BATCH),
+                ).fetchall()
+                ids = [row["id"] for row in rows]
+                if ids:
+                    self._db.execute("DELETE FROM cardroom_shards WHERE job_id = ANY(%s)", (ids,))
+                    self._db.execute("DELETE FROM cardroom_jobs WHERE id = ANY(%s)", (ids,))
+            return len(ids)
+
+        deleted = 0
+        while count := self._call(batch):
+            deleted += count
+        return deleted

@@ -20,18 +20,23 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from simulations.engine.deals import DealSequence
-from simulations.engine.limits import IncompleteRaiseRule, ShortAllInRule
-from simulations.phh.batch import find_files, replay_files
-from simulations.phh.options import Engine, HeadsUpBlinds, OddChips, ReplayOptions, note_kind
-from simulations.phh.read import SEVERAL
-from simulations.phh.record import PHH_VARIANTS, hand_history
-from simulations.phh.write import dumps
-from simulations.verify.results import FileReport, Outcome, ScenarioResult, exit_code
+if TYPE_CHECKING:
+    from simulations.engine.deals import DealSequence
+    from simulations.phh.options import ReplayOptions
+    from simulations.verify.results import FileReport, Outcome, ScenarioResult
 
 EXIT_BAD_INPUT = 2
+# The replay's rule choices, as the command line takes them: written out so that building
+# the parser (every `cardroom` call) does not import the engine.  Each is its enum's values
+# (simulations/phh/options.py, simulations/engine/limits.py), first the default;
+# tests/test_cli_startup.py holds them to the enums.
+ODD_CHIPS = ("auto", "first-left-of-button", "one-each-left-of-button", "exact")
+INCOMPLETE_RAISE = ("full-bet", "half-bet")
+SHORT_ALL_INS = ("cumulative", "each-alone")
+HEADS_UP_BLINDS = ("auto", "button-acts-first", "button-acts-last")
+ENGINES = ("auto", "reference")
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,33 +47,33 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     replay.add_argument("--json", action="store_true", help="print the report as one JSON object")
     replay.add_argument(
         "--odd-chips",
-        choices=[rule.value for rule in OddChips],
-        default=OddChips.AUTO.value,
+        choices=ODD_CHIPS,
+        default=ODD_CHIPS[0],
         help="who gets a split pot's odd chips (auto: first left of the button, as the rule "
         "texts say, but split exactly where finishing_stacks holds fractions of a chip)",
     )
     replay.add_argument(
         "--incomplete-raise",
-        choices=[rule.value for rule in IncompleteRaiseRule],
+        choices=INCOMPLETE_RAISE,
         help="whether a short all-in raise reopens the betting (default: the game's rule, "
         "full-bet for every PHH variant)",
     )
     replay.add_argument(
         "--short-all-ins",
-        choices=[rule.value for rule in ShortAllInRule],
+        choices=SHORT_ALL_INS,
         help="whether short all-ins in a row add up to reopen the betting (default: the game's)",
     )
     replay.add_argument(
         "--heads-up-blinds",
-        choices=[rule.value for rule in HeadsUpBlinds],
-        default=HeadsUpBlinds.AUTO.value,
+        choices=HEADS_UP_BLINDS,
+        default=HEADS_UP_BLINDS[0],
         help="heads-up with equal blinds: whether the button acts first before the flop (the "
         "rule texts) or last; auto: as the history's first action shows",
     )
     replay.add_argument(
         "--engine",
-        choices=[engine.value for engine in Engine],
-        default=Engine.AUTO.value,
+        choices=ENGINES,
+        default=ENGINES[0],
         help="auto: the compiled replay kernel for the hold'em hands it covers, the reference "
         "engine for the others and for every hand that does not match; reference: the "
         "reference engine for every hand",
@@ -84,6 +89,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def options_of(args: argparse.Namespace) -> ReplayOptions:
+    from simulations.engine.limits import IncompleteRaiseRule, ShortAllInRule
+    from simulations.phh.options import Engine, HeadsUpBlinds, OddChips, ReplayOptions
+
     return ReplayOptions(
         odd_chips=OddChips(args.odd_chips),
         incomplete_raise=(
@@ -96,6 +104,11 @@ def options_of(args: argparse.Namespace) -> ReplayOptions:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from service.kernels import notice_compiles
+    from simulations.phh.batch import find_files, replay_files
+    from simulations.verify.results import exit_code
+
+    notice_compiles()
     started = time.perf_counter()
     files, missing = find_files(args.paths)
     reports = [*missing, *replay_files(files, options_of(args))]
@@ -121,11 +134,15 @@ def _count(results: Sequence[ScenarioResult]) -> Counter[Outcome]:
 
 def where(result: ScenarioResult) -> str:
     """The hand as messages name it: the file, and ``#section`` in a file of several."""
+    from simulations.phh.read import SEVERAL
+
     _, mark, section = result.name.rpartition("#")
     return f"{result.file}#{section}" if mark and result.file.endswith(SEVERAL) else result.file
 
 
 def _hand_line(result: ScenarioResult) -> str:
+    from simulations.verify.results import Outcome
+
     if result.outcome is Outcome.MALFORMED:
         return f"  {result.message}"
     if result.outcome is Outcome.FAILED:
@@ -141,6 +158,10 @@ def describe(
 ) -> list[str]:
     """The text report: failures hand by hand (``every_hand``: every hand), a line per file
     of several hands, the notes counted by kind, and the totals."""
+    from simulations.phh.options import note_kind
+    from simulations.phh.read import SEVERAL
+    from simulations.verify.results import Outcome
+
     lines: list[str] = []
     notes: Counter[str] = Counter()
     for report in reports:
@@ -182,6 +203,8 @@ def _plural(count: int, noun: str) -> str:
 
 
 def _totals(counts: Counter[Outcome], hands: int) -> str:
+    from simulations.verify.results import Outcome
+
     return (
         f"{counts[Outcome.PASSED]:,} replayed to their finishing stacks, "
         f"{counts[Outcome.FAILED]:,} differ, {counts[Outcome.MALFORMED]:,} unreadable"
@@ -190,6 +213,8 @@ def _totals(counts: Counter[Outcome], hands: int) -> str:
 
 def as_json(reports: Sequence[FileReport], seconds: float) -> dict[str, Any]:
     """The machine-readable report: the totals, then every file and hand."""
+    from simulations.verify.results import Outcome, exit_code
+
     results = [result for report in reports for result in report.results]
     counts = _count(results)
     return {
@@ -227,6 +252,9 @@ def as_json(reports: Sequence[FileReport], seconds: float) -> dict[str, Any]:
 def write_deal(code: str, deals: DealSequence, target: str) -> None:
     """The hand ``cardroom deal`` played, as PHH: to ``target`` (a file, or ``-`` for the
     standard output).  A ValueError says why a hand cannot be written."""
+    from simulations.phh.record import PHH_VARIANTS, hand_history
+    from simulations.phh.write import dumps
+
     if len(deals.hands) > 1:
         raise ValueError(
             f"--phh: the hand was dealt {len(deals.hands)} times (a deal passed out or killed "

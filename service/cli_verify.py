@@ -15,12 +15,13 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from service.junit import write_junit
-from simulations.verify.results import FileReport, Outcome, ScenarioResult, exit_code
+if TYPE_CHECKING:
+    from simulations.verify.results import FileReport, ScenarioResult
 
-_LABELS = {Outcome.PASSED: "PASS", Outcome.FAILED: "FAIL", Outcome.MALFORMED: "MALFORMED"}
+# A scenario's outcome (simulations.verify.results.Outcome, by its value) as its line shows it.
+_LABELS = {"passed": "PASS", "failed": "FAIL", "malformed": "MALFORMED"}
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,7 +38,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from service.junit import write_junit
+    from service.kernels import notice_compiles
+    from simulations.verify.results import exit_code
     from simulations.verify.run import verify_paths  # the engine loads only for this command
+
+    notice_compiles()
 
     out = sys.stdout
     printer = None if args.json else (lambda report: print_report(report, out))
@@ -64,7 +70,7 @@ def print_report(report: FileReport, out: TextIO) -> None:
     if report.error:
         out.write(f"MALFORMED {report.path}\n    {report.error}\n")
     for result in report.results:
-        out.write(f"{_LABELS[result.outcome]} {result.file}: {result.name}\n")
+        out.write(f"{_LABELS[result.outcome.value]} {result.file}: {result.name}\n")
         for line in detail_lines(result):
             out.write(f"    {line}\n")
     out.flush()
@@ -73,6 +79,8 @@ def print_report(report: FileReport, out: TextIO) -> None:
 def detail_lines(result: ScenarioResult) -> list[str]:
     """What a failed or malformed scenario shows under its line: each difference as the
     field, then the expected and the actual value one above the other."""
+    from simulations.verify.results import Outcome
+
     if result.outcome is Outcome.MALFORMED:
         return [result.message]
     lines = []
@@ -84,6 +92,8 @@ def detail_lines(result: ScenarioResult) -> list[str]:
 
 
 def counts(reports: Sequence[FileReport]) -> dict[str, int]:
+    from simulations.verify.results import Outcome
+
     results = [r for report in reports for r in report.results]
     return {
         "scenarios": len(results),

@@ -83,6 +83,14 @@ class LocalServer:
         ready: dict[str, str] = json.loads(self.ready_file.read_text())
         return ready
 
+    def address(self) -> str | None:
+        """The gRPC address the server bound, once it is ready; None before."""
+        try:
+            ready: dict[str, str] = json.loads(self.ready_file.read_text())
+        except (OSError, ValueError):
+            return None
+        return ready.get("address")
+
     def stop(self, grace: float = 60) -> None:
         """SIGTERM the server and wait for its clean stop; SIGKILL its group if it hangs."""
         if self.process.poll() is None:

@@ -64,11 +64,33 @@ def render_guts(job: Job, report: Mapping[str, Any]) -> str:
     if found is not None:
         lines.append(
             f"  equilibrium    stay with the best {100 * found['top']:.1f} %: "
-            f"{found['threshold']}; seat 0 nets {found['value']:+.4f} a game, its best reply (top "
-            f"{100 * found['best_reply_top']:.0f} %) {found['gain']:+.4f} more"
+            f"{found['threshold']}; seat 0 nets {_chips(found['value'])} a game, its best reply "
+            f"(top {100 * found['best_reply_top']:.0f} %) {_chips(found['gain'])} more"
         )
+        unsettled = _unsettled(report["seats"])
+        if unsettled:
+            lines.append(f"                 {unsettled}")
     lines.append(f"  seed           {report['seed']}")
     return "\n".join(lines)
+
+
+def _chips(x: float) -> str:
+    """Chips a game, signed: whole chips with separators from a hundred up, else four
+    significant digits (``+205,257,171``, ``+12.35``, ``-0.004321``)."""
+    return f"{x:+,.0f}" if abs(x) >= 100 else f"{x:+.4g}"
+
+
+def _unsettled(seats: Sequence[Mapping[str, Any]]) -> str:
+    """What the equilibrium's figures are worth when the nets have a heavy tail: they are
+    means over the search's games, and such a mean has no interval (or no limit)."""
+    tails = {seat["net"].get("tail") for seat in seats}
+    for tail in ("no finite mean", "finite mean, infinite variance", "undetermined"):
+        if tail in tails:
+            return (
+                f"(the seats' nets: {tail}; these are means over the search's games, with no "
+                "interval, and another search may give others far apart)"
+            )
+    return ""
 
 
 def guts_plot(job: Job, report: Mapping[str, Any]) -> str:

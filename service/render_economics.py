@@ -126,34 +126,74 @@ def render_jackpot(job: Job, report: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _between(
+    mid: float | None, low: float | None, high: float | None, show: Any, bound: Any
+) -> str:
+    """An estimate with its 95 % interval (``show`` the estimate, ``bound`` its ends); with
+    no hit seen (no estimate) the bound the hands dealt give, and an interval with no upper
+    end as 'or more'."""
+    if mid is None:
+        return f"at least {show(low)} (95 %)" if low is not None else "unknown"
+    if high is None:
+        return f"{show(mid)} ({bound(low)} or more)"
+    return f"{show(mid)} ({bound(low)} to {bound(high)})"
+
+
 def policy_lines(description: str, policy: Mapping[str, Any]) -> list[str]:
     quantiles = {round(q["q"], 3): q["value"] for q in policy["jackpot_quantiles"]}
-    lines = [
-        f"  policy         {description}",
-        f"  between hits   {_chips(policy['hands_between_hits'])} hands "
-        f"({_chips(policy['hands_between_hits_ci95_low'])} to "
-        f"{_chips(policy['hands_between_hits_ci95_high'])}), "
-        f"{_hours(policy['hours_between_hits'])} "
-        f"({_hours(policy['hours_between_hits_ci95_low'])} to "
-        f"{_hours(policy['hours_between_hits_ci95_high'])})",
-        f"  at a hit       mean {_chips(policy['jackpot_mean'])} "
-        f"(95 % CI {_chips(policy['jackpot_ci95_low'])} to {_chips(policy['jackpot_ci95_high'])})"
-        + (
-            f"; median {_chips(quantiles.get(0.5))}, 90 % {_chips(quantiles.get(0.9))}, "
-            f"99 % {_chips(quantiles.get(0.99))}"
-            if quantiles
-            else ""
-        ),
-    ]
-    if len(policy["hit_levels"]) > 1:
+    hit = policy["hands_between_hits"] is not None
+    lines = [f"  policy         {description}"]
+    hands = _between(
+        policy["hands_between_hits"],
+        policy["hands_between_hits_ci95_low"],
+        policy["hands_between_hits_ci95_high"],
+        lambda x: f"{_chips(x)} hands",
+        _chips,
+    )
+    hours = _between(
+        policy["hours_between_hits"],
+        policy["hours_between_hits_ci95_low"],
+        policy["hours_between_hits_ci95_high"],
+        _hours,
+        _hours,
+    )
+    if hit:
+        lines.append(f"  between hits   {hands}, {hours}")
+    else:
+        lines.append(f"  between hits   no hit in the hands dealt: {hands}, {hours}")
+    if policy["jackpot_mean"] is not None:
+        high = policy["jackpot_ci95_high"]
+        upper = f"to {_chips(high)}" if high is not None else "or more"
+        lines.append(
+            f"  at a hit       mean {_chips(policy['jackpot_mean'])} "
+            f"(95 % CI {_chips(policy['jackpot_ci95_low'])} {upper})"
+            + (
+                f"; median {_chips(quantiles.get(0.5))}, 90 % {_chips(quantiles.get(0.9))}, "
+                f"99 % {_chips(quantiles.get(0.99))}"
+                if quantiles
+                else ""
+            )
+        )
+    elif policy["jackpot_ci95_low"] is not None:
+        lines.append(
+            f"  at a hit       no hit to measure; the jackpot would average at least "
+            f"{_chips(policy['jackpot_ci95_low'])} (95 %)"
+        )
+    if len(policy["hit_levels"]) > 1 and hit:
         lines.append(
             "  hits come at   "
             + ", ".join(f"{h['losing_hand']} {_per_cent(h['share'])}" for h in policy["hit_levels"])
         )
     returned = policy["returned_share"]
+    if returned is not None:
+        back = f"{_per_cent(returned)} of it paid back in jackpots"
+    elif policy["drop_per_hand"]:
+        back = "none of it paid back yet: no hit in the hands dealt"
+    else:
+        back = "nothing dropped"
     lines.append(
         f"  drop           {policy['drop_per_hand']:,.3f} a hand, {policy['drop_per_hour']:,.1f} "
-        f"an hour in the room; {_per_cent(returned)} of it paid back in jackpots"
+        f"an hour in the room; {back}"
     )
     for kind in policy["kinds"]:
         lines.append(

@@ -23,6 +23,11 @@ cluster on the machine nor a program merely reading Ray's logs is ever touched. 
 use this for a Ray that this process started: a driver that joined a cluster by address
 shares that cluster's session directory.
 
+Once the processes are gone the watchdog removes the session directory itself (Ray's
+logs and sockets, a few hundred KB that nothing reads once the session has ended, and that
+``ray.shutdown()`` leaves behind), and Ray's ``session_latest`` link when it still points
+there: each run cleans up only what it created.
+
 The watchdog runs in a process group of its own, so that killing the driver's group still
 leaves it to clean up after the driver.  Linux only: it reads /proc.
 """
@@ -32,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -175,6 +181,21 @@ def end_session(session_dir: str, ray_package: str, spare: set[int], grace: floa
     return ended
 
 
+def remove_session_dir(session_dir: str) -> bool:
+    """Remove an ended session's directory, and the ``session_latest`` link beside it if it
+    points there; whether the directory was removed.  Only a directory named as Ray names a
+    session's (``session_*``) is touched, never a link or anything else."""
+    path = Path(session_dir)
+    if not path.name.startswith("session_") or path.is_symlink() or not path.is_dir():
+        return False
+    latest = path.parent / "session_latest"
+    with contextlib.suppress(OSError):
+        if latest.is_symlink() and Path(os.readlink(latest)).name == path.name:
+            latest.unlink()
+    shutil.rmtree(path, ignore_errors=True)
+    return not path.exists()
+
+
 def main(argv: list[str]) -> int:
     session_dir, ray_package = argv
     # The driver holds files in the session too.  Its command line is not a Ray
@@ -187,6 +208,7 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     sys.stdin.buffer.read()  # returns only at end-of-file: the driver closed it or died
     end_session(session_dir, ray_package, spare)
+    remove_session_dir(session_dir)
     return 0
 
 

@@ -48,6 +48,7 @@ from simulations.spec import echo
 from workers.driver import one_line
 from workers.job import Job
 from workers.pool import ShardFailed, ShardLost, ShardPool
+from workers.precision import PrefixStop
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -76,6 +77,7 @@ class _Live:
 
     shards_done: int
     tally: Any
+    result: Any = None  # a job stopped at its precision: its prefix's tally
 
 
 class JobManager:
@@ -129,9 +131,11 @@ class JobManager:
         *,
         namespace: str = DEFAULT_NAMESPACE,
         max_unfinished: int | None = None,
+        max_unfinished_trials: int | None = None,
     ) -> JobRecord:
         """Validate and store a job in ``namespace``, and start it; ``SpecError`` names a
-        wrong field, ``TooManyJobs`` says the namespace has its limit of jobs in flight."""
+        wrong field, ``TooManyJobs`` says the namespace has its limit of jobs in flight,
+        ``TooManyTrials`` its limit of trials in them."""
         job = self.validate(mapping)
         # Store the canonical form: the seed drawn (if none was given) and the shard size.
         canonical = {**mapping, "seed": job.seed, "shard_size": job.shard_size}
@@ -143,6 +147,7 @@ class JobManager:
             job.plan.count,
             namespace=namespace,
             max_unfinished=max_unfinished,
+            max_unfinished_trials=max_unfinished_trials,
         )
         self._start(record.id, job, namespace)
         return record
@@ -301,7 +306,9 @@ class JobManager:
             log.exception("job %s failed", job_id)
             await self._finish(job_id, JobState.FAILED, error=_one_line(err))
         else:
-            await self._finish(job_id, JobState.SUCCEEDED, result=job.report(live.tally))
+            await self._finish(
+                job_id, JobState.SUCCEEDED, result=job.report(live.result or live.tally)
+            )
         finally:
             self._cancelling.discard(job_id)
             self._notify(job_id)
@@ -316,6 +323,22 @@ class JobManager:
         except Exception:
             log.exception("job %s: cannot store its end (%s)", job_id, state.value)
 
+    async def _acquire_unless(self, flow: Flow, decided: asyncio.Event) -> Grant | None:
+        """A worker slot for the job's next shard, or None once the job is decided (its
+        precision reached by shards still running) before a slot came free."""
+        acquiring = asyncio.ensure_future(self.scheduler.acquire(flow))
+        waking = asyncio.ensure_future(decided.wait())
+        try:
+            await asyncio.wait({acquiring, waking}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waking.cancel()
+            if not acquiring.done():
+                acquiring.cancel()
+            await asyncio.gather(acquiring, waking, return_exceptions=True)
+        if acquiring.cancelled():
+            return None
+        return acquiring.result()
+
     async def _run_shards(self, job_id: str, job: Job, live: _Live, namespace: str) -> None:
         running: set[asyncio.Task[None]] = set()
         failure: list[BaseException] = []
@@ -325,11 +348,16 @@ class JobManager:
         # asyncio's lock serves its waiters first come, first served, and a save the store
         # refuses holds it while it waits to be made again.
         in_order = asyncio.Lock()
+        # A job with a precision target stops at the first prefix of shards, in index
+        # order, precise enough (workers/precision.py): the same result on any cluster.
+        stop = PrefixStop(job) if job.precision is not None else None
+        decided = asyncio.Event()
 
-        async def one(flow: Flow, grant: Grant, index: int) -> None:
+        async def one(flow: Flow, grant: Grant, index: int, marked: asyncio.Task[None]) -> None:
             seconds: float | None = None
             try:
                 try:
+                    await marked  # the job is stored as running before any shard of it runs
                     tally, seconds = await self.pool.run(job_id, job, index)
                 finally:
                     self.scheduler.release(grant, seconds)
@@ -361,6 +389,9 @@ class JobManager:
                     )
                 if saved:
                     self.metrics.shard_done(job.kind, tally.trials, seconds)
+                if stop is not None and stop.add(index, tally):
+                    live.result = stop.tally
+                    decided.set()
                 self._notify(job_id)
             except Exception as err:
                 failure.append(err)
@@ -375,29 +406,41 @@ class JobManager:
             await self.io(self.store.set_progress, job_id, progress)
             live.tally = job.tally_from_dict(progress.tally)
             live.shards_done = progress.shards_done
-        if len(done) == job.plan.count:  # every shard was stored before a restart
+        if stop is not None and done:  # the shards stored before a restart, in order
+            stored = await self.io(self.store.shard_tallies, job_id)
+            for at in sorted(stored):
+                if stop.add(at, job.tally_from_dict(stored[at])):
+                    live.result = stop.tally
+                    decided.set()
+                    break
+        if len(done) == job.plan.count or decided.is_set():  # nothing left to run
             await self._set_state(job_id, JobState.RUNNING)
         remaining = job.plan.count - len(done)
-        flow = self.scheduler.add(namespace, getattr(job, "priority", 0), remaining)
+        flow = self.scheduler.add(namespace, job.priority, remaining)
         indices = (index for index in range(job.plan.count) if index not in done)
-        marked_running = False
+        marking: asyncio.Task[None] | None = None
         try:
-            while not failure:
+            while not failure and not decided.is_set():
                 index = retry.popleft() if retry else next(indices, None)
                 if index is None:
                     if not running:
                         break
                     await asyncio.wait(set(running), return_when=asyncio.FIRST_COMPLETED)
                     continue
-                grant = await self.scheduler.acquire(flow)
-                try:
-                    if not marked_running:  # the first shard to hold a worker slot
-                        await self._set_state(job_id, JobState.RUNNING)
-                        marked_running = True
-                except BaseException:
-                    self.scheduler.release(grant, None)
-                    raise
-                task = asyncio.get_running_loop().create_task(one(flow, grant, index))
+                if stop is not None and not stop.wanted(index):
+                    continue
+                if stop is None:
+                    grant = await self.scheduler.acquire(flow)
+                else:
+                    granted = await self._acquire_unless(flow, decided)
+                    if granted is None:  # decided while waiting for a slot
+                        break
+                    grant = granted
+                if marking is None:  # the first shard to hold a worker slot
+                    # Stored from a task of its own: awaiting the store here would let
+                    # another job take the next slot while this one waits.
+                    marking = asyncio.ensure_future(self._set_state(job_id, JobState.RUNNING))
+                task = asyncio.get_running_loop().create_task(one(flow, grant, index, marking))
                 running.add(task)
                 task.add_done_callback(running.discard)
         finally:
@@ -405,10 +448,29 @@ class JobManager:
                 task.cancel()
             if running:
                 await asyncio.gather(*running, return_exceptions=True)
+            if marking is not None:
+                await asyncio.gather(marking, return_exceptions=True)
             self.scheduler.remove(flow)
             self.pool.forget(job_id)
         if failure:
             raise failure[0]
+
+    # -- deleting ----------------------------------------------------------------------
+
+    async def delete(self, job_id: str, namespace: str | None = None) -> JobRecord:
+        """Delete a finished job and its shards (of ``namespace`` only, if given); returns
+        it as it was.  ``JobNotFound`` for no such job, the store's ``JobUnfinished`` for
+        one queued or running (cancel it first)."""
+        record = await self.io(self.store.delete, job_id, namespace)
+        if record is None:
+            raise JobNotFound(job_id)
+        log.info("job %s deleted (%s)", job_id, record.state.value)
+        return record
+
+    async def expire(self, before: float) -> int:
+        """Delete every finished job that ended before ``before`` (a time.time()), with
+        its shards; returns how many (the server's --retention)."""
+        return await self.io(self.store.expire, before)
 
 
 def _one_line(err: BaseException) -> str:

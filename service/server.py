@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import json
 import logging
 import os
 import signal
 import socket
+import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -18,13 +20,14 @@ from typing import Any, NoReturn, cast
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2
 from prometheus_client import CollectorRegistry, Gauge, start_http_server
 
 from service.api.cardroom.v1 import game_service_pb2 as game_pb
 from service.api.cardroom.v1 import game_service_pb2_grpc as game_pb_grpc
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.api.cardroom.v1 import job_service_pb2_grpc as pb_grpc
+from service.api.cardroom.v1 import verify_service_pb2 as verify_pb
 from service.api.cardroom.v1 import verify_service_pb2_grpc as verify_pb_grpc
 from service.auth import TokensError, TokensFile
 from service.convert import (
@@ -43,17 +46,27 @@ from service.limits import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_MESSAGE_BYTES, Clie
 from service.manager import JobFinished, JobManager, JobNotFound
 from service.metrics import ServiceMetrics
 from service.scheduler import FairScheduler
-from service.security import SecurityError, TlsFiles, check_exposure, server_credentials
+from service.security import (
+    SecurityError,
+    TlsFiles,
+    check_certificate,
+    check_exposure,
+    expiry_notice,
+    server_credentials,
+)
 from service.store import (
     DataDirLock,
     JobRecord,
     JobState,
+    JobUnfinished,
     StoreError,
     StoreUnavailable,
     TooManyJobs,
+    TooManyTrials,
     decode_page_token,
+    without_paths,
 )
-from service.stores import Store, open_store
+from service.stores import Store, open_store, store_lock
 from service.verify_service import VERIFY_SERVICE_NAME, VerifyService
 from simulations.engine.gamefile import GameFileError
 from simulations.spec import SpecError, echo
@@ -65,6 +78,13 @@ log = logging.getLogger(__name__)
 DEFAULT_MAX_TRIALS = 10**12
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 1000
+# Seconds a read (GetJob, ListJobs) waits for the store before it is UNAVAILABLE: a store
+# that went away is found so sooner (service/store_postgres.py), this bounds one that
+# stopped answering without going away.
+STORE_READ_TIMEOUT = 10.0
+LIVENESS = "liveness"  # the health service's name that is SERVING while the process serves
+RETENTION_CHECK_SECONDS = 3600.0  # at most this long between two expiries of old jobs
+CERTIFICATE_CHECK_SECONDS = 86_400.0  # the certificate's expiry is looked at daily
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["JobService"].full_name
 GAME_SERVICE_NAME = game_pb.DESCRIPTOR.services_by_name["GameService"].full_name
 _STATES = {
@@ -90,7 +110,8 @@ def job_message(record: JobRecord) -> pb.Job:
         id=record.id,
         kind=record.kind,
         state=_STATES[record.state],
-        error=record.error,
+        # A failure's reason may quote a worker's message: never the server's paths.
+        error=without_paths(record.error),
         create_time=timestamp(record.created),
         update_time=timestamp(record.updated),
         progress=pb.JobProgress(
@@ -118,16 +139,29 @@ async def _invalid(context: Context[Any, Any], message: str) -> NoReturn:
 
 
 @contextlib.asynccontextmanager
-async def _store_available(context: Context[Any, Any], doing: str) -> AsyncIterator[None]:
+async def _store_available(
+    context: Context[Any, Any], doing: str, *, timeout: float | None = None
+) -> AsyncIterator[None]:
     """A store that refuses a write or cannot be reached (a full disk, a read-only volume,
-    a database restarting) is UNAVAILABLE to the client, with what it said: the call
-    changed nothing, and may be made again once the store is back."""
+    a database restarting) is UNAVAILABLE to the client, with what it said — without the
+    server's paths or the store's address, which only the log shows: the call changed
+    nothing, and may be made again once the store is back.  With a ``timeout`` (reads
+    only: they change nothing however far they got) a store that does not answer within
+    it is UNAVAILABLE too."""
     try:
-        yield
+        async with asyncio.timeout(timeout):
+            yield
     except StoreUnavailable as err:
         log.error("%s: %s", doing, err)
         await context.abort(
-            grpc.StatusCode.UNAVAILABLE, f"{doing}: {err}; nothing was changed, try again later"
+            grpc.StatusCode.UNAVAILABLE,
+            f"{doing}: {err.public}; nothing was changed, try again later",
+        )
+    except TimeoutError:
+        log.error("%s: the job store did not answer in %g s", doing, timeout)
+        await context.abort(
+            grpc.StatusCode.UNAVAILABLE,
+            f"{doing}: the job store did not answer in {timeout:g} s; try again later",
         )
 
 
@@ -166,7 +200,7 @@ class JobService(pb_grpc.JobServiceServicer):
         if not job_id:
             await _invalid(context, "id: is required")
         try:
-            async with _store_available(context, "reading the job"):
+            async with _store_available(context, "reading the job", timeout=STORE_READ_TIMEOUT):
                 return await self.manager.get(job_id, caller(context).namespace)
         except JobNotFound as err:
             await context.abort(grpc.StatusCode.NOT_FOUND, str(err))
@@ -186,11 +220,12 @@ class JobService(pb_grpc.JobServiceServicer):
                     spec_to_mapping(request.spec),
                     namespace=principal.namespace,
                     max_unfinished=principal.max_jobs or self.limits.jobs,
+                    max_unfinished_trials=principal.max_trials or self.limits.trials,
                 )
         except SpecError as err:
             field = api_field(err.field, request.spec.WhichOneof("kind"))
             await _invalid(context, f"{field}: {err.problem}")
-        except TooManyJobs as err:
+        except (TooManyJobs, TooManyTrials) as err:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(err))
         return pb.SubmitJobResponse(job=job_message(record))
 
@@ -217,7 +252,7 @@ class JobService(pb_grpc.JobServiceServicer):
                 decode_page_token(request.page_token)
         except ValueError as err:
             await _invalid(context, str(err))
-        async with _store_available(context, "listing the jobs"):
+        async with _store_available(context, "listing the jobs", timeout=STORE_READ_TIMEOUT):
             records, token = await self.manager.page(
                 size=request.page_size or DEFAULT_PAGE_SIZE,
                 token=request.page_token,
@@ -259,6 +294,22 @@ class JobService(pb_grpc.JobServiceServicer):
         except JobNotFound as err:
             await context.abort(grpc.StatusCode.NOT_FOUND, str(err))
         return pb.CancelJobResponse(job=job_message(record))
+
+    async def DeleteJob(
+        self,
+        request: pb.DeleteJobRequest,
+        context: Context[pb.DeleteJobRequest, pb.DeleteJobResponse],
+    ) -> pb.DeleteJobResponse:
+        if not request.id:
+            await _invalid(context, "id: is required")
+        try:
+            async with _store_available(context, "the job was not deleted"):
+                await self.manager.delete(request.id, caller(context).namespace)
+        except JobNotFound as err:
+            await context.abort(grpc.StatusCode.NOT_FOUND, str(err))
+        except JobUnfinished as err:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(err))
+        return pb.DeleteJobResponse()
 
 
 class GameService(game_pb_grpc.GameServiceServicer):
@@ -321,6 +372,11 @@ class ServerConfig:
     limits: ClientLimits = field(default_factory=ClientLimits)
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     call_timeout: float = DEFAULT_CALL_TIMEOUT
+    # HOST:PORT of a second, plaintext port serving only the health service (probes that
+    # cannot speak TLS); None for none.
+    health_listen: str | None = None
+    # Days a finished job is kept before it is deleted with its shards; None keeps it.
+    retention_days: float | None = None
 
 
 class StartupError(RuntimeError):
@@ -384,6 +440,7 @@ class _Started:
     """What serve() has started so far, stopped in reverse on the way out."""
 
     lock: DataDirLock | None = None
+    store_lock: DataDirLock | None = None
     store: Store | None = None
     metrics_server: Any = None
     pool: ShardPool | None = None
@@ -392,8 +449,96 @@ class _Started:
         if self.metrics_server is not None:
             self.metrics_server.shutdown()
             self.metrics_server.server_close()
+        if self.store_lock is not None:
+            self.store_lock.release()
         if self.lock is not None:
             self.lock.release()
+
+
+@dataclass(frozen=True)
+class _HealthPort:
+    """The plaintext health-only server of --health-listen, and the address it bound."""
+
+    server: grpc.aio.Server
+    address: str
+
+
+def _method_names() -> tuple[list[str], list[str]]:
+    """The unary and the streaming methods the server has (its metrics' ``method``)."""
+    services: list[Any] = [
+        pb.DESCRIPTOR.services_by_name["JobService"],
+        game_pb.DESCRIPTOR.services_by_name["GameService"],
+        verify_pb.DESCRIPTOR.services_by_name["VerifyService"],
+        health_pb2.DESCRIPTOR.services_by_name["Health"],
+        reflection_pb2.DESCRIPTOR.services_by_name["ServerReflection"],
+    ]
+    unary: list[str] = []
+    streaming: list[str] = []
+    for service in services:
+        for method in service.methods:
+            streams = method.client_streaming or method.server_streaming
+            (streaming if streams else unary).append(method.name)
+    return unary, streaming
+
+
+def _health_port(host: str, port: int) -> _HealthPort:
+    """A plaintext server for the health service alone (its servicer added later)."""
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+    try:
+        bound = server.add_insecure_port(f"{host}:{port}")
+    except RuntimeError:
+        raise StartupError(f"--health-listen {host}:{port}: cannot bind (in use?)") from None
+    return _HealthPort(server, f"{host}:{bound}")
+
+
+def _check_retention(days: float | None) -> None:
+    if days is not None and not (0 < days <= 100_000):
+        raise StartupError(f"--retention must lie in (0, 100000] days, got {days:g}")
+
+
+async def _expire_old_jobs(manager: JobManager, days: float) -> None:
+    """Delete the finished jobs older than ``days``, now and then periodically (hourly,
+    or ten times per period when that is shorter); a store that is away is tried again
+    at the next turn."""
+    period = days * 86_400
+    pause = max(1.0, min(RETENTION_CHECK_SECONDS, period / 10))
+    while True:
+        try:
+            deleted = await manager.expire(time.time() - period)
+        except StoreUnavailable as err:
+            log.error("retention: old jobs not deleted now: %s", err)
+        else:
+            if deleted:
+                log.info("retention: deleted %d jobs finished over %g days ago", deleted, days)
+        await asyncio.sleep(pause)
+
+
+async def _watch_certificate(path: Path, expires: datetime.datetime) -> None:
+    """Log, daily while serving, a certificate that is about to expire or has expired."""
+    while True:
+        await asyncio.sleep(CERTIFICATE_CHECK_SECONDS)
+        notice = expiry_notice(path, expires)
+        if notice is not None:
+            log.log(*notice)
+
+
+def _start_chores(
+    config: ServerConfig, manager: JobManager, expires: datetime.datetime | None
+) -> list[asyncio.Task[None]]:
+    """The server's background tasks: retention, the certificate's daily check."""
+    chores: list[asyncio.Task[None]] = []
+    loop = asyncio.get_running_loop()
+    if config.retention_days is not None:
+        chores.append(loop.create_task(_expire_old_jobs(manager, config.retention_days)))
+    if config.tls.cert is not None and expires is not None:
+        chores.append(loop.create_task(_watch_certificate(config.tls.cert, expires)))
+    return chores
+
+
+async def _stop_chores(chores: list[asyncio.Task[None]]) -> None:
+    for chore in chores:
+        chore.cancel()
+    await asyncio.gather(*chores, return_exceptions=True)
 
 
 async def serve(config: ServerConfig) -> None:
@@ -407,9 +552,14 @@ async def serve(config: ServerConfig) -> None:
     host, port = _host_port(config.listen, "--listen")
     if not 1 <= config.max_trials <= MAX_TRIALS:
         raise StartupError(f"--max-trials must lie in 1..{MAX_TRIALS:,}, got {config.max_trials:,}")
+    _check_retention(config.retention_days)
+    health_at = (
+        _host_port(config.health_listen, "--health-listen") if config.health_listen else None
+    )
     try:
         tokens = None if config.tokens is None else TokensFile(config.tokens)
         credentials = server_credentials(config.tls)
+        expires = None if config.tls.cert is None else check_certificate(config.tls.cert)
         check_exposure(
             host,
             tokens=tokens is not None,
@@ -425,6 +575,7 @@ async def serve(config: ServerConfig) -> None:
     try:
         try:
             started.lock = DataDirLock(config.data_dir)
+            started.store_lock = store_lock(config.store, config.data_dir)
             started.store = store = open_store(config.store, config.data_dir)
         except StoreError as err:
             raise StartupError(str(err)) from None
@@ -433,6 +584,8 @@ async def serve(config: ServerConfig) -> None:
         # while other threads (grpc's, the metrics server's) exist.
         if metrics_at is not None:
             _check_port_free(*metrics_at, "--metrics-listen")
+        if health_at is not None:
+            _check_port_free(*health_at, "--health-listen")
         _check_port_free(host, port, "--listen")
         if config.ray_address is not None:
             _check_ray_reachable(config.ray_address)
@@ -454,6 +607,9 @@ async def serve(config: ServerConfig) -> None:
 
         registry = CollectorRegistry()
         metrics = ServiceMetrics(registry, store.counts)
+        metrics.known_methods(*_method_names())
+        if expires is not None:
+            metrics.certificate_expires(expires.timestamp())
         metrics_address = ""
         if metrics_at is not None:
             m_host, m_port = metrics_at
@@ -481,6 +637,7 @@ async def serve(config: ServerConfig) -> None:
                 bound = server.add_secure_port(f"{host}:{port}", credentials)
         except RuntimeError:
             raise StartupError(f"--listen {host}:{port}: cannot bind (address in use?)") from None
+        health_port = None if health_at is None else _health_port(*health_at)
 
         metrics.shards_in_flight.set_function(lambda: pool.in_flight)
         ray_health.gauge = Gauge(
@@ -499,11 +656,19 @@ async def serve(config: ServerConfig) -> None:
         )
         started.store = None  # the manager closes it, after its jobs stop
 
+        chores = _start_chores(config, manager, expires)
         try:
             await _serve_jobs(
-                config, server, manager, f"{host}:{bound}", metrics_address, ray_health
+                config,
+                server,
+                manager,
+                f"{host}:{bound}",
+                metrics_address,
+                ray_health,
+                health_port=health_port,
             )
         finally:
+            await _stop_chores(chores)
             await manager.close()
     finally:
         if started.store is not None:
@@ -564,6 +729,8 @@ async def _serve_jobs(
     address: str,
     metrics_address: str,
     ray_health: RayHealth,
+    *,
+    health_port: _HealthPort | None = None,
 ) -> None:
     """Resume the stored jobs, serve until a stop signal, then stop serving."""
     pb_grpc.add_JobServiceServicer_to_server(JobService(manager, config.limits), server)
@@ -571,6 +738,8 @@ async def _serve_jobs(
     verify_pb_grpc.add_VerifyServiceServicer_to_server(VerifyService(), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    if health_port is not None:  # the same servicer: both ports answer alike
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, health_port.server)
     services = (SERVICE_NAME, GAME_SERVICE_NAME, VERIFY_SERVICE_NAME)
     reflection.enable_server_reflection(
         (*services, health.SERVICE_NAME, reflection.SERVICE_NAME), server
@@ -579,7 +748,11 @@ async def _serve_jobs(
         await health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
     resumed, failed = await manager.resume()
     await server.start()
+    if health_port is not None:
+        await health_port.server.start()
     try:
+        # SERVING while the process serves, whatever Ray's state: what a liveness probe asks.
+        await health_servicer.set(LIVENESS, health_pb2.HealthCheckResponse.SERVING)
         # From now on the Ray connection decides: SERVING while connected.
         ray_health.servicer, ray_health.names = health_servicer, ("", *services)
         await ray_health.publish()
@@ -594,6 +767,8 @@ async def _serve_jobs(
         )
         if config.ready_file is not None:
             ready = {"address": address, "metrics": metrics_address, "pid": os.getpid()}
+            if health_port is not None:
+                ready["health"] = health_port.address
             try:
                 write_ready_file(config.ready_file, ready)
             except OSError as err:
@@ -609,4 +784,6 @@ async def _serve_jobs(
         log.info("stopping")
         await health_servicer.enter_graceful_shutdown()
     finally:
+        if health_port is not None:
+            await health_port.server.stop(grace=None)
         await server.stop(grace=2)

@@ -360,3 +360,35 @@ def test_a_histogram_kind_resumes_from_its_stored_shards(tmp_path: Path) -> None
         assert done.tally == job.tally_to_dict(InlineRunner().run(job))
 
     asyncio.run(main())
+
+
+PRECISE = {
+    "kind": "bad_beat",
+    "hands": 20_000,
+    "shard_size": 1_000,
+    "seed": 17,
+    "precision": 0.5,
+    "game": {"players": 6},
+    "jackpot": {"min_losing_hand": "two pair"},
+    "room": {"showdown_required": False},
+}
+
+
+def test_a_job_with_a_precision_target_stops_where_the_in_process_runner_does(
+    tmp_path: Path,
+) -> None:
+    """The manager ends a job with `precision` at the first precise prefix of shards, in
+    index order, whatever order its shards finish in: its stored result is the one the
+    in-process runner gives, and it stopped before its trial count."""
+
+    async def body(manager: JobManager, pool: GatedPool) -> None:
+        pool.gate.set()
+        record = await manager.submit(PRECISE)
+        done = await finished(manager, record.id)
+        assert done.state is JobState.SUCCEEDED, done.error
+        expected = local_report(PRECISE)
+        assert expected["precision"]["stopped_for_precision"] is True
+        assert done.result == expected
+        assert done.shards_done < 20  # the shards past the prefix were never all run
+
+    run_manager(tmp_path / "jobs.sqlite3", 3, body)

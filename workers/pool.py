@@ -67,8 +67,14 @@ class _Driver:
     ) -> None:
         ours, theirs = socket.socketpair()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "workers.driver", str(theirs.fileno()), str(cpus or 0),
-             address or "-"],
+            [
+                sys.executable,
+                "-m",
+                "workers.driver",
+                str(theirs.fileno()),
+                str(cpus or 0),
+                address or "-",
+            ],
             pass_fds=(theirs.fileno(),),
             stdin=subprocess.DEVNULL,
             # Ray's own start-up noise stays out of the server's output; the driver's
@@ -186,8 +192,11 @@ class ShardPool:
                 try:
                     await self._start_driver()
                 except DriverError as err:
-                    log.error("Ray is still unavailable (%s); trying again in %.0f s", err,
-                              min(2 * backoff, MAX_BACKOFF))
+                    log.error(
+                        "Ray is still unavailable (%s); trying again in %.0f s",
+                        err,
+                        min(2 * backoff, MAX_BACKOFF),
+                    )
                     backoff = min(2 * backoff, MAX_BACKOFF)
                     continue
                 self.restarts += 1
@@ -228,8 +237,9 @@ class ShardPool:
         self._connected.clear()
         if self._closing:
             return
-        log.error("Ray was lost: %s; %d shards go back to their jobs' queues", reason,
-                  len(self._pending))
+        log.error(
+            "Ray was lost: %s; %d shards go back to their jobs' queues", reason, len(self._pending)
+        )
         for future in self._pending.values():
             if not future.done():
                 future.set_exception(ShardLost(reason, cluster_lost=True))

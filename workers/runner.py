@@ -4,23 +4,23 @@
 default and the reference for determinism).  :class:`RayRunner` fans them out as Ray
 tasks, on an embedded single-machine Ray by default or on an existing cluster by
 address, keeping a bounded number in flight and merging in completion order; tallies
-are integer counts, so the merge order never changes the result.  :class:`ShardPool`
-is the asynchronous form the service uses: one awaitable shard at a time, with a bound
-on tasks in flight shared by every job.
+are integer counts, so the merge order never changes the result.  The service runs its
+shards through :class:`workers.pool.ShardPool` instead, which keeps Ray in a process of
+its own.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 import socket
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Protocol, cast
 
 from workers.job import Job
+from workers.precision import LOOKAHEAD_PER_SLOT, PrefixStop
 
 # Ray reads these when it is imported.  Loopback-only binding, no token auth for a
 # private local cluster, no usage reporting, and workers at normal priority (Ray's
@@ -94,9 +94,19 @@ class InlineRunner:
 
 
 def merge_in_order(
-    job: Job, finished: Iterable[tuple[int, Any]], on_progress: ProgressCallback | None
+    job: Job,
+    finished: Iterable[tuple[int, Any]],
+    on_progress: ProgressCallback | None,
+    stop: PrefixStop | None = None,
 ) -> Any:
-    """Merge shard tallies as they arrive, reporting progress after each."""
+    """Merge shard tallies as they arrive, reporting progress after each.
+
+    A job with a precision target is merged by its :class:`PrefixStop` (``stop``, or a new
+    one): in index order, progress reported as the prefix grows, and ``finished`` read only
+    until the job is decided; its result is the decided prefix's tally.
+    """
+    if job.precision is not None:
+        return _merge_prefix(job, finished, on_progress, stop or PrefixStop(job))
     total = job.model.empty_tally()
     done = 0
     count = job.plan.count
@@ -108,6 +118,26 @@ def merge_in_order(
     if done != count:  # pragma: no cover - a runner bug, not a user error
         raise RuntimeError(f"only {done} of {count} shards finished")
     return total
+
+
+def _merge_prefix(
+    job: Job,
+    finished: Iterable[tuple[int, Any]],
+    on_progress: ProgressCallback | None,
+    stop: PrefixStop,
+) -> Any:
+    count = job.plan.count
+    for index, tally in finished:
+        before = stop.shards
+        decided = stop.add(index, tally)
+        if on_progress is not None and stop.shards > before:
+            on_progress(Progress(stop.shards, count, stop.trials, stop.tally))
+        if decided:
+            return stop.tally
+    # A runner bug, not a user error: the last shard always decides a job.
+    raise RuntimeError(  # pragma: no cover
+        f"the shards ran out before the job was decided ({stop.shards} of {count})"
+    )
 
 
 def timed_shard(job: Job, index: int) -> tuple[int, Any, float]:
@@ -190,25 +220,44 @@ class RayRunner:
         self.max_in_flight = max_in_flight or max(2, 3 * self.cluster.cpus)
 
     def run(self, job: Job, on_progress: ProgressCallback | None = None) -> Any:
-        return merge_in_order(job, self._completed(job), on_progress)
+        if job.precision is None:
+            return merge_in_order(job, self._completed(job), on_progress)
+        stop = PrefixStop(job)
+        completed = self._completed(job, stop)
+        try:
+            return merge_in_order(job, completed, on_progress, stop)
+        finally:
+            completed.close()  # cancels the shards still running past the decided prefix
 
-    def _completed(self, job: Job) -> Iterable[tuple[int, Any]]:
+    def _completed(
+        self, job: Job, stop: PrefixStop | None = None
+    ) -> Generator[tuple[int, Any], None, None]:
+        """Finished shards in completion order.  With a ``stop``, shards start no further
+        than a few slots past its prefix's end, so that a slow shard at the front does not
+        leave the whole job finished and held behind it."""
         ray = self.cluster.ray
         job_ref = ray.put(job)
-        pending = iter(range(job.plan.count))
+        count = job.plan.count
+        lookahead = LOOKAHEAD_PER_SLOT * self.max_in_flight
+        next_index = 0
         in_flight: list[Any] = []
+
+        def start_more() -> None:
+            nonlocal next_index
+            while next_index < count and len(in_flight) < self.max_in_flight:
+                if stop is not None and next_index >= stop.shards + lookahead:
+                    break  # the prefix's end moves on as the shards before it arrive
+                in_flight.append(self.cluster.task.remote(job_ref, next_index))
+                next_index += 1
+
         try:
-            for index in pending:
-                in_flight.append(self.cluster.task.remote(job_ref, index))
-                if len(in_flight) >= self.max_in_flight:
-                    break
+            start_more()
             while in_flight:
                 ready, in_flight = ray.wait(in_flight, num_returns=1)
-                for index in pending:
-                    in_flight.append(self.cluster.task.remote(job_ref, index))
-                    break
+                start_more()
                 index, tally, _seconds = ray.get(ready[0])
                 yield index, tally
+                start_more()  # the consumer has added the tally: the prefix may have grown
         finally:
             for ref in in_flight:
                 ray.cancel(ref)
@@ -226,43 +275,3 @@ class RayRunner:
         tb: TracebackType | None,
     ) -> None:
         self.close()
-
-
-class ShardPool:
-    """Awaitable shards on Ray, at most ``max_in_flight`` at once across all jobs.
-
-    From the event loop: :meth:`acquire` a worker slot, then :meth:`run` one shard in it
-    and :meth:`release` the slot when done with the result.  Cancelling the awaiting task
-    cancels the Ray task, which stops between two of the shard's chunks (a few
-    milliseconds each).
-    """
-
-    def __init__(self, cluster: RayCluster, max_in_flight: int | None = None) -> None:
-        self.cluster = cluster
-        self.max_in_flight = max_in_flight or max(2, 3 * cluster.cpus)
-        self._slots = asyncio.Semaphore(self.max_in_flight)
-        self.in_flight = 0
-
-    def put(self, job: Job) -> Any:
-        """Store the job once in Ray's object store; pass the reference to :meth:`run`."""
-        return self.cluster.ray.put(job)
-
-    async def acquire(self) -> None:
-        """Wait for a free worker slot (waiters are served in the order they came)."""
-        await self._slots.acquire()
-
-    def release(self) -> None:
-        self._slots.release()
-
-    async def run(self, job_ref: Any, index: int) -> tuple[Any, float]:
-        """Run shard ``index`` in a slot the caller holds; return its tally and seconds."""
-        ref = self.cluster.task.remote(job_ref, index)
-        self.in_flight += 1
-        try:
-            _index, tally, seconds = await asyncio.wrap_future(ref.future())
-        except asyncio.CancelledError:
-            self.cluster.ray.cancel(ref)
-            raise
-        finally:
-            self.in_flight -= 1
-        return tally, seconds

@@ -1,7 +1,7 @@
 # The cardroom image: the API server (`cardroom serve`) and the Ray head and workers of the
 # KubeRay cluster all run it, so that every Ray process has the same Ray, Python and code.
-# Build from the repository's root, push, and deploy the digest the push prints (README,
-# Deploying on Kubernetes):
+# Build from the repository's root, push, and deploy the digest the push prints
+# (docs/operations.md, Deploying on Kubernetes):
 #   docker build -t registry.example.com/cardroom:0.1.0 . && docker push registry.example.com/cardroom:0.1.0
 #
 # Reproducible: the base is pinned by digest (PYTHON_IMAGE); pip and every Python package

@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 JOB ?= examples/bad_beat.toml
 
-.PHONY: run test lint bench bench-quick mutate tools compile pure clean
+.PHONY: run test lint docs bench bench-quick mutate tools compile pure clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "cardroom needs Python 3.11 or newer")'
@@ -60,14 +60,20 @@ PYTEST_WORKERS ?= auto
 test: lint $(COMPILED_STAMP)
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal --durations=25
 
-# Every benchmark the README shows, one after another (bench/report.py, bench/README.md):
-# writes bench/results/report.json and report.md and rewrites the README's benchmark tables
-# from them.  QUICK=1 runs each in its smoke mode, to check the harness in minutes; its report
+# Every benchmark the documentation shows, one after another (bench/report.py, bench/README.md):
+# writes bench/results/report.json and report.md and rewrites the benchmark tables of
+# docs/benchmarks.md and docs/operations.md from them.  QUICK=1 runs each in its smoke mode, to check the harness in minutes; its report
 # says so.  Run it on a quiet machine: the report gives the load around each section.
 QUICK ?=
 bench: $(VENV)/.installed-bench $(COMPILED_STAMP)
 	$(BIN)/python bench/report.py run $(if $(QUICK),--quick)
-	$(BIN)/python bench/report.py readme
+	$(BIN)/python bench/report.py docs
+
+# The documentation site (mkdocs.yml, docs/) into build/site, strictly: a broken link or
+# anchor stops it.  The game catalogue (docs/games.md) is generated first from the registry.
+docs: $(VENV)/.installed-test
+	$(BIN)/python -m service.games_page
+	$(BIN)/mkdocs build --strict --site-dir build/site
 
 bench-quick:
 	$(MAKE) bench QUICK=1

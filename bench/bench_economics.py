@@ -20,8 +20,9 @@ or the run stops.  In one process pinned to one CPU the two are timed in rounds,
 range of the repeats, as hands per second; the targets: the loop at 1 M hands/s (hold'em bad
 beat, rake) and 0.5 M (Omaha), and 100 times the reference.  The classic bad-beat kernel
 (every seat to the river, no table) is timed in the same rounds, for scale: its figure on a
-quiet machine is in the README, so its ratio to the loop carries over to a machine under load
-(the last column: the classic kernel's time over the loop's in each round, median and range).
+quiet machine is in docs/benchmarks.md, so its ratio to the loop carries over to a machine
+under load (the last column: the classic kernel's time over the loop's in each round, median
+and range).
 """
 
 from __future__ import annotations
@@ -51,12 +52,13 @@ from common import (
 
 from simulations.engine.game import RakeRounding
 from simulations.evaluators.floors import hand_floor
-from simulations.models.bad_beat import BadBeatModel, BadBeatRules
+from simulations.models.bad_beat import BadBeatModel
 from simulations.models.players import SeatModel
 from simulations.models.table import DropRule, Jackpot, RakePolicy, RakeRule, Table
 from simulations.models.table_kernel import awards
 from simulations.models.table_reference import Reference
 from simulations.models.table_tally import simulate_table
+from simulations.rules.jackpot import BadBeatRules
 
 
 @dataclass(frozen=True)
@@ -93,9 +95,9 @@ def _tables() -> dict[str, Table]:
         ("quads", "AAAKK", "full house"), BadBeatRules("quads", quads_need_pocket_pair=True)
     )
     return {
-        "bad beat, hold'em, 9 seats folding": Table("holdem", 9, (1, 2), KINDS, (HOUSE,), holdem),
-        "bad beat, Omaha, 9 seats folding": Table("omaha", 9, (1, 2), KINDS, (HOUSE,), omaha),
-        "rake, hold'em, 9 seats, 5 policies": Table("holdem", 9, (1, 2), KINDS, POLICIES, None),
+        "bad beat, hold'em, 9 seats folding": Table("NT", 9, (1, 2), KINDS, (HOUSE,), holdem),
+        "bad beat, Omaha, 9 seats folding": Table("NO", 9, (1, 2), KINDS, (HOUSE,), omaha),
+        "rake, hold'em, 9 seats, 5 policies": Table("NT", 9, (1, 2), KINDS, POLICIES, None),
     }
 
 

@@ -80,7 +80,7 @@ def job_mapping(hands: int, shard_size: int) -> dict[str, Any]:
         "hands": hands,
         "seed": 2024,
         "shard_size": shard_size,
-        "game": {"players": 9},
+        "table": {"players": 9},
     }
 
 

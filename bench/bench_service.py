@@ -45,14 +45,14 @@ def job_mapping(hands: int, seed: int) -> dict[str, object]:
         "kind": "bad_beat",
         "hands": hands,
         "seed": seed,
-        "game": {"players": 10},
+        "table": {"players": 10},
         "jackpot": {"min_losing_hand": "AAATT", "quads_need_pocket_pair": True},
     }
 
 
 def spec(hands: int, seed: int) -> pb.JobSpec:
     message = pb.JobSpec(trials=hands, seed=seed)
-    message.bad_beat.game.players = 10
+    message.bad_beat.table.players = 10
     message.bad_beat.jackpot.min_losing_hand = "AAATT"
     message.bad_beat.jackpot.quads_need_pocket_pair = True
     return message

@@ -41,6 +41,7 @@ from service.interceptors import CallerContext  # noqa: E402
 from service.jobfile import job_from_mapping  # noqa: E402
 from service.manager import JobManager  # noqa: E402
 from service.metrics import ServiceMetrics  # noqa: E402
+from service.scheduler import FairScheduler  # noqa: E402
 from service.server import JobService, job_message  # noqa: E402
 from service.store import JobRecord, JobState, JobStore, Progress  # noqa: E402
 
@@ -64,7 +65,7 @@ def fill(store: JobStore, shards: int) -> tuple[str, dict[str, Any]]:
         "hands": shards * SHARD_SIZE,
         "seed": 7,
         "shard_size": SHARD_SIZE,
-        "game": {"players": 9},
+        "table": {"players": 9},
     }
     job = job_from_mapping(spec)
     record = store.create(job.kind, spec, job.trials, job.plan.count)
@@ -115,7 +116,10 @@ def ms(value: float) -> str:
 
 async def measure(store: JobStore, job_id: str, repeats: int, baseline_repeats: int) -> list[Any]:
     metrics = ServiceMetrics(CollectorRegistry(), store.counts)
-    manager = JobManager(store, None, metrics, max_trials=10**13)  # type: ignore[arg-type]
+    # No shard runs here: no worker pool, so the scheduler is given (one slot) rather
+    # than sized from the pool's tasks in flight.
+    no_pool: Any = None
+    manager = JobManager(store, no_pool, metrics, max_trials=10**13, scheduler=FairScheduler(1))
     service = JobService(manager)
     request = pb.GetJobRequest(id=job_id)
     context = CallerContext(Context(), OPEN)  # type: ignore[arg-type]  # as the interceptor does

@@ -59,7 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_WORK = ROOT / "build" / "mutation"
 CLASSES = ROOT / "bench" / "mutation_classes.toml"
 DOC = ROOT / "docs" / "mutation.md"
-README = ROOT / "README.md"
+SURVIVORS = ROOT / "docs" / "verification.md"  # the survivors' table, by class
 
 # Never copied into the work folder: the compiled engine (its extension modules and build
 # stamp), numba's caches, virtual environments, tool caches and earlier outputs.
@@ -551,9 +551,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.command == "doc":
         from mutation_doc import generate  # beside this script
 
-        for note in generate(work, CLASSES, DOC, README):
+        for note in generate(work, CLASSES, DOC, SURVIVORS):
             print(note)
-        print(f"written: {DOC}, and the survivors' table of {README}")
+        print(f"written: {DOC}, and the survivors' table of {SURVIVORS}")
         return 0
     if options.command == "run":
         record = {

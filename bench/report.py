@@ -1,10 +1,10 @@
-"""The benchmark report: every benchmark the README shows, run one after another, assembled
-from their JSON into one Markdown report, and the README's tables made from it.
+"""The benchmark report: every benchmark the documentation shows, run one after another,
+assembled from their JSON into one Markdown report, and the documentation's tables made from it.
 
     python bench/report.py run [--quick] [--only NAME,...]   # what `make bench` runs
     python bench/report.py render                            # report.md again from report.json
-    python bench/report.py readme                            # the README's tables from report.json
-    python bench/report.py check                             # exit 1 if the README differs
+    python bench/report.py docs                              # the docs' tables from report.json
+    python bench/report.py check                             # exit 1 if a docs table differs
 
 ``run`` starts each benchmark script as its own process (pinned to CPU 1 with ``taskset``
 where it measures on one core), with ``--json`` into a scratch folder, noting the 1-minute
@@ -14,9 +14,10 @@ the commit are kept in ``bench/results/report.json``; ``bench/results/report.md`
 from it alone, a section a benchmark, each table with its baselines.  With ``--only`` the
 named sections are run again and the others kept from the last report.
 
-The README's benchmark tables sit between ``<!-- bench:NAME -->`` and ``<!-- /bench:NAME -->``
-markers; ``readme`` rewrites each block as the report renders it, and
-``tests/test_bench_report.py`` checks that every block still equals it.
+The documentation's benchmark tables sit between ``<!-- bench:NAME -->`` and
+``<!-- /bench:NAME -->`` markers in its pages (``PAGES``: ``docs/benchmarks.md``, and the load
+and scaling figures in ``docs/operations.md``); ``docs`` rewrites each block as the report
+renders it, and ``tests/test_bench_report.py`` checks that every block still equals it.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
 REPORT_JSON = RESULTS / "report.json"
 REPORT_MD = RESULTS / "report.md"
-README = REPO / "README.md"
+# The pages that hold benchmark tables: each block sits in one of them.
+PAGES = (REPO / "docs" / "benchmarks.md", REPO / "docs" / "operations.md")
 PACKAGES = ("numpy", "numba", "pokerkit", "ray", "eval7", "phevaluator", "treys", "grpcio")
 BLOCK = re.compile(r"<!-- bench:(?P<name>[a-z0-9-]+) -->\n(?P<body>.*?)<!-- /bench:(?P=name) -->",
                    re.DOTALL)  # fmt: skip
@@ -209,8 +211,8 @@ def render_report(report: dict[str, Any]) -> str:
         "process in the same rounds.",
         "",
         "Made by `python bench/report.py run` from the scripts' JSON (kept in "
-        "`bench/results/report.json`); the README's tables are made from it by "
-        "`python bench/report.py readme`.",
+        "`bench/results/report.json`); the documentation's tables (docs/benchmarks.md, "
+        "docs/operations.md) are made from it by `python bench/report.py docs`.",
         "",
     ]
     for name, section in report["sections"].items():
@@ -230,7 +232,7 @@ def render_report(report: dict[str, Any]) -> str:
 
 
 def render_block(report: dict[str, Any], block: str) -> list[str]:
-    """One table as the report and the README show it, with where it comes from."""
+    """One table as the report and the documentation show it, with where it comes from."""
     section_name, render = report_tables.BLOCKS[block]
     section = report["sections"][section_name]
     how = "QUICK RUN, smoke sizes" if section["quick"] else "full run"
@@ -241,15 +243,18 @@ def render_block(report: dict[str, Any], block: str) -> list[str]:
     return [*render(section["data"]), "", source]
 
 
-def readme_blocks(text: str) -> dict[str, str]:
+def page_blocks(text: str) -> dict[str, str]:
+    """A page's benchmark blocks by name."""
     return {m["name"]: m["body"] for m in BLOCK.finditer(text)}
 
 
-def rewrite_readme(text: str, report: dict[str, Any]) -> str:
+def rewrite_page(text: str, report: dict[str, Any], page: str = "the page") -> str:
+    """The page with every benchmark block rendered again from the report."""
+
     def body(match: re.Match[str]) -> str:
         name = match["name"]
         if name not in report_tables.BLOCKS:
-            raise SystemExit(f"README.md: no benchmark table named {name!r}")
+            raise SystemExit(f"{page}: no benchmark table named {name!r}")
         rendered = "\n".join(render_block(report, name))
         return f"<!-- bench:{name} -->\n{rendered}\n<!-- /bench:{name} -->"
 
@@ -263,8 +268,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     go.add_argument("--quick", action="store_true", help="every script in its smoke mode")
     go.add_argument("--only", default="", help="comma-separated section names")
     sub.add_parser("render", help="write report.md again from report.json")
-    sub.add_parser("readme", help="rewrite the README's benchmark blocks from report.json")
-    sub.add_parser("check", help="exit 1 if a README benchmark block differs from the report")
+    sub.add_parser("docs", help="rewrite the docs pages' benchmark blocks from report.json")
+    sub.add_parser("check", help="exit 1 if a docs benchmark block differs from the report")
     args = parser.parse_args(argv)
     if args.command == "run":
         only = [n for n in args.only.split(",") if n]
@@ -282,15 +287,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("run", "render"):
         REPORT_MD.write_text(render_report(report) + "\n")
         log(f"wrote {REPORT_MD.relative_to(REPO)} ({report['seconds'] / 60:.1f} minutes)")
-    text = README.read_text()
-    if args.command == "readme":
-        README.write_text(rewrite_readme(text, report))
-    if args.command == "check":
-        stale = rewrite_readme(text, report) != text
-        if stale:
-            print("README.md: benchmark tables differ from the report: "
-                  "run `python bench/report.py readme`", file=sys.stderr)  # fmt: skip
-        return 1 if stale else 0
+    stale = []
+    for path in PAGES:
+        name = str(path.relative_to(REPO))
+        text = path.read_text()
+        rendered = rewrite_page(text, report, name)
+        if args.command == "docs" and rendered != text:
+            path.write_text(rendered)
+        stale += [name] if rendered != text else []
+    if args.command == "check" and stale:
+        print(f"{', '.join(stale)}: benchmark tables differ from the report: "
+              "run `python bench/report.py docs`", file=sys.stderr)  # fmt: skip
+        return 1
     return 0
 
 

@@ -2,7 +2,7 @@
 
 A table is the median of the repeats with the range (lowest–highest) in brackets, computed
 here from the times the script kept, beside the baselines timed in the same rounds.  The same
-lines are the report's and the README's (its ``<!-- bench:NAME -->`` blocks).
+lines are the report's and the documentation's (the ``<!-- bench:NAME -->`` blocks of its pages).
 """
 
 from __future__ import annotations

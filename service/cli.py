@@ -132,9 +132,12 @@ class _CommandParser(argparse.ArgumentParser):
 
 
 CSV_HELP = (
-    "print the result as CSV: a header row and one row of its plain fields (README, 'Running jobs')"
+    "print the result as CSV: a header row and one row of its plain fields "
+    "(docs/jobs.md, 'Job files')"
 )
-JOBS_CSV_HELP = "print CSV: a header row, then a row a job (README, 'The service')"
+JOBS_CSV_HELP = (
+    "print CSV: a header row, then a row a job (docs/service.md, 'Serving and submitting')"
+)
 
 
 def _seed(text: str) -> int:

@@ -287,7 +287,7 @@ def job_spec_from_file(path: str) -> pb.JobSpec:
 
 def job_file_field(message: str, spec: pb.JobSpec) -> str:
     """A server's refusal of ``spec`` in the job file's words: ``spec.trials`` is the kind's
-    trial count (``hands``), ``spec.<kind>.game.players`` is ``game.players``, ``spec.seed``
+    trial count (``hands``), ``spec.<kind>.table.players`` is ``table.players``, ``spec.seed``
     is ``seed`` (service.convert.api_field gives the other way)."""
     from service.kinds import KINDS
 

@@ -29,12 +29,13 @@ import re
 from collections.abc import Mapping
 from typing import Any, cast
 
-from google.protobuf import json_format, timestamp_pb2
+from google.protobuf import json_format, timestamp_pb2, unknown_fields
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from service.api.cardroom.v1 import job_service_pb2 as pb
 from service.kinds import KINDS, JobKind
+from simulations.spec import SpecError
 from workers.precision import precision_report
 
 Kinds = Mapping[str, JobKind]
@@ -57,7 +58,7 @@ def api_field(field: str, kind: str | None, kinds: Kinds = KINDS) -> str:
     """The JobSpec path of a job-file field, for an error over the API.
 
     ``hands`` (the kind's trials field) -> ``spec.trials``; ``seed`` -> ``spec.seed``;
-    ``game.players`` -> ``spec.bad_beat.game.players``.
+    ``table.players`` -> ``spec.bad_beat.table.players``.
     """
     entry = kinds.get(kind) if kind is not None else None
     if entry is not None and field == entry.trials_field:
@@ -87,8 +88,31 @@ def spec_to_mapping(spec: pb.JobSpec, kinds: Kinds = KINDS) -> dict[str, Any]:
     for key in ("precision", "priority"):
         if _has(spec, key):
             mapping[key] = getattr(spec, key)
-    mapping.update(message_to_mapping(getattr(spec, kind)))
+    settings = getattr(spec, kind)
+    _refuse_unknown_fields(settings, kind)
+    mapping.update(message_to_mapping(settings))
     return mapping
+
+
+# Field 1 of every kind's message was the game as a message (its variant or code and its
+# seats); the number is reserved, and an older client that still sets it is told the new
+# form instead of having its game silently replaced by the default.
+_OLD_GAME_FIELD = 1
+
+
+def _refuse_unknown_fields(settings: Message, kind: str) -> None:
+    """A SpecError for a field of the kind's message that this version does not read (a
+    field an older or newer API sets): the job would otherwise run without it."""
+    unread = unknown_fields.UnknownFieldSet(settings)
+    for index in range(len(unread)):
+        number = int(unread[index].field_number)
+        if number == _OLD_GAME_FIELD:
+            raise SpecError(
+                "game",
+                "the game message (field 1) is no longer read: set game to the game's code "
+                "(`cardroom games` lists them) and its seats and the rest in table",
+            )
+        raise SpecError(kind, f"field {number} is not one this version reads")
 
 
 def _has(message: Message, field: str) -> bool:

@@ -1,4 +1,4 @@
-"""The server's limits on what one client may hold or send, and their defaults (README,
+"""The server's limits on what one client may hold or send, and their defaults (docs/service.md,
 "Limits and their errors").  Trials per job and the sizes of job files, game files and
 scenario requests are checked where those are read (service/jobfile.py, service/games.py,
 service/verify_service.py)."""

@@ -1,7 +1,7 @@
 """Which job store a server uses: SQLite in its data directory (the default), an SQLite
 file elsewhere (``--store sqlite:///PATH``), or the PostgreSQL database a ``--store`` URL
-names (service/store_postgres.py), for jobs that must outlive the server's volume.  All
-have the methods of :class:`Store`.
+names (service/store_postgres.py), for jobs that must outlive the server's volume.  Each is
+service/store_sql.py's store over its database's dialect.
 
 One store serves one server: the data directory's lock guards its own ``jobs.sqlite3``, an
 SQLite file elsewhere takes the same lock on its own folder (:func:`store_lock`), and a
@@ -11,74 +11,18 @@ PostgreSQL schema is held by an advisory lock in the database.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol
 
-from service.auth import DEFAULT_NAMESPACE
-from service.store import DataDirLock, JobRecord, JobState, JobStore, Progress, StoreError
+from service.store import DataDirLock, JobStore, StoreError
+from service.store_sql import SqlJobStore
 from simulations.spec import echo
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite:///"
 
 
-class Store(Protocol):
-    """What the job manager and the metrics ask of a job store."""
-
-    def create(
-        self,
-        kind: str,
-        spec: dict[str, Any],
-        trials: int,
-        shards_total: int,
-        *,
-        namespace: str = DEFAULT_NAMESPACE,
-        max_unfinished: int | None = None,
-        max_unfinished_trials: int | None = None,
-    ) -> JobRecord: ...
-
-    def get(self, job_id: str, namespace: str | None = None) -> JobRecord | None: ...
-
-    def set_state(
-        self,
-        job_id: str,
-        state: JobState,
-        *,
-        result: dict[str, Any] | None = None,
-        error: str = "",
-        namespace: str | None = None,
-    ) -> JobRecord: ...
-
-    def save_shard(
-        self, job_id: str, shard: int, tally: dict[str, Any], seconds: float, progress: Progress
-    ) -> bool: ...
-
-    def set_progress(self, job_id: str, progress: Progress) -> None: ...
-
-    def shard_indices(self, job_id: str) -> set[int]: ...
-
-    def shard_tallies(self, job_id: str) -> dict[int, dict[str, Any]]: ...
-
-    def without_progress(self) -> list[JobRecord]: ...
-
-    def unfinished(self) -> list[JobRecord]: ...
-
-    def page(
-        self,
-        *,
-        size: int,
-        token: str = "",
-        state: JobState | None = None,
-        kind: str = "",
-        namespace: str | None = None,
-    ) -> tuple[list[JobRecord], str]: ...
-
-    def counts(self) -> list[tuple[str, str, int]]: ...
-
-    def delete(self, job_id: str, namespace: str | None = None) -> JobRecord | None: ...
-
-    def expire(self, before: float) -> int: ...
-
-    def close(self) -> None: ...
+# What the job manager and the metrics ask of a job store: one implementation over SQL,
+# whichever database holds it.
+Store = SqlJobStore
 
 
 def uses_data_dir(location: str | None) -> bool:

@@ -42,13 +42,13 @@ SMALL_HANDS = 2_000
 
 def small_spec(seed: int) -> pb.JobSpec:
     spec = pb.JobSpec(trials=SMALL_HANDS, seed=seed)
-    spec.bad_beat.game.players = 6
+    spec.bad_beat.table.players = 6
     return spec
 
 
 def fill_store(data_dir: Path, jobs: int) -> list[str]:
     """``jobs`` finished jobs in the store of ``data_dir`` (see the module's text); their ids."""
-    mapping = {"kind": "bad_beat", "hands": SMALL_HANDS, "seed": 1, "game": {"players": 6}}
+    mapping = {"kind": "bad_beat", "hands": SMALL_HANDS, "seed": 1, "table": {"players": 6}}
     job = job_from_mapping(mapping)
     tally = InlineRunner().run(job)
     report = job.report(tally)

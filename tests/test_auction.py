@@ -296,8 +296,8 @@ FOURTH = '{ auction = "fourth street", burn = true, minimum = 1, sealed = false 
 @pytest.mark.parametrize(
     ("old", "new", "field", "message"),
     [
-        (FOURTH, FOURTH.replace("minimum = 1", "minimum = 0"), "phases[2].minimum", "1 to"),
-        (FOURTH, FOURTH.replace("minimum = 1", "minimum = -5"), "phases[2].minimum", "1 to"),
+        (FOURTH, FOURTH.replace("minimum = 1", "minimum = 0"), "phases[2].minimum", "at least 1"),
+        (FOURTH, FOURTH.replace("minimum = 1", "minimum = -5"), "phases[2].minimum", "at least 1"),
         (FOURTH, FOURTH.replace("sealed = false", 'sealed = "no"'), "phases[2].sealed", "true"),
         (FOURTH, FOURTH.replace("burn = true", "up = 2"), "phases[2].up", "not a known"),
         (FOURTH, FOURTH.replace("burn = true", "board = 1"), "phases[2].board", "not a known"),

@@ -21,7 +21,7 @@ from service.stores import Store
 from tests.harness import Server
 from tests.postgres import postgres  # noqa: F401  (the fixture)
 
-SPEC = {"kind": "bad_beat", "hands": 30, "seed": 5, "shard_size": 10, "game": {"players": 6}}
+SPEC = {"kind": "bad_beat", "hands": 30, "seed": 5, "shard_size": 10, "table": {"players": 6}}
 
 
 def test_trials_and_weight_options_are_read_strictly(tmp_path: Path) -> None:
@@ -139,7 +139,7 @@ def test_trials_in_flight_are_limited_over_a_real_server(tmp_path: Path) -> None
         with grpc.insecure_channel(server.address) as channel:
             stub = pb_grpc.JobServiceStub(channel)
             spec = pb.JobSpec(trials=10**9, seed=1)
-            spec.bad_beat.game.players = 6
+            spec.bad_beat.table.players = 6
             request = pb.SubmitJobRequest(spec=spec)
 
             def submit(token: str) -> pb.Job:

@@ -1,4 +1,5 @@
-"""The bad-beat jackpot model: qualifiers, the compiled kernel against the reference, results.
+"""The bad-beat jackpot model: qualifiers, the compiled kernel against the brute-force oracle
+(:mod:`tests.jackpot_oracle`), results.
 
 Rules 000_1a86611de8d3f5f7.txt, 'Bad beat jackpot': a strong enough hand shown down loses to
 a stronger one; usually both hole cards must play in both the losing and winning hands.
@@ -15,13 +16,9 @@ from simulations.decks import Deck
 from simulations.evaluators.floors import hand_floor
 from simulations.evaluators.hand_value import Category, pack_value
 from simulations.evaluators.high import evaluate_high
-from simulations.models.bad_beat import (
-    BadBeatModel,
-    BadBeatRules,
-    BadBeatTally,
-    count_jackpots,
-    reference_jackpot,
-)
+from simulations.models.bad_beat import BadBeatModel, BadBeatTally, count_jackpots
+from simulations.rules.jackpot import BadBeatRules
+from tests.jackpot_oracle import jackpot_hit
 
 
 def _layout(board: str, *holes: str) -> np.ndarray:
@@ -32,11 +29,11 @@ def _layout(board: str, *holes: str) -> np.ndarray:
 
 
 def _verdicts(rules: BadBeatRules, board: str, *holes: str) -> tuple[bool, bool]:
-    """(kernel, reference) verdicts on one hand."""
+    """(kernel, oracle) verdicts on one hand."""
     dealt = _layout(board, *holes)
     kernel = count_jackpots(dealt, len(holes), rules) == 1
     hole_cards = [parse_cards(h) for h in holes]
-    return kernel, reference_jackpot(parse_cards(board), hole_cards, rules)
+    return kernel, jackpot_hit(parse_cards(board), hole_cards, rules)
 
 
 def test_quads_beaten_by_straight_flush_hits() -> None:
@@ -113,33 +110,35 @@ def test_below_the_losing_floor_never_hits() -> None:
     ],
     ids=["default", "fh-2-pocket", "fh-1-noboardtrips", "ttt22-0-winquads", "flush-1"],
 )
-def test_kernel_agrees_with_reference_hand_for_hand(rules: BadBeatRules) -> None:
-    """The compiled kernel and the plain reference give the same verdict on identical deals."""
+def test_kernel_agrees_with_the_oracle_hand_for_hand(rules: BadBeatRules) -> None:
+    """The compiled kernel and the brute-force oracle give the same verdict on identical
+    deals (the qualifier itself is checked on rich deals in test_rules_jackpot.py; here the
+    kernel's weakest loser against best winner)."""
     players = 10
-    dealt = deal(np.random.default_rng(2024), Deck.standard().as_array(), 8000, 5 + 2 * players)
+    dealt = deal(np.random.default_rng(2024), Deck.standard().as_array(), 2500, 5 + 2 * players)
     flags = np.empty(len(dealt), dtype=np.bool_)
     count_jackpots(dealt, players, rules, flags=flags)
     for row, flag in zip(dealt.tolist(), flags, strict=True):
         holes = [row[5 + 2 * p : 7 + 2 * p] for p in range(players)]
-        assert reference_jackpot(row[:5], holes, rules) == bool(flag), row
+        assert jackpot_hit(row[:5], holes, rules) == bool(flag), row
     if rules != BadBeatRules():
         assert flags.any()  # loose settings: the check exercises hits as well as misses
 
 
-def test_kernel_hits_under_default_rules_are_confirmed_by_reference() -> None:
+def test_kernel_hits_under_default_rules_are_confirmed_by_the_oracle() -> None:
     """Default qualifiers hit about once in 20,000 hands: check every kernel hit in 300,000
-    hands, and a sample of its misses, against the reference."""
+    hands, and a sample of its misses, against the oracle."""
     rules = BadBeatRules()
     players = 10
     dealt = deal(np.random.default_rng(77), Deck.standard().as_array(), 300_000, 5 + 2 * players)
     flags = np.empty(len(dealt), dtype=np.bool_)
     hits = count_jackpots(dealt, players, rules, flags=flags)
     assert hits >= 5
-    misses = np.flatnonzero(~flags)[:: len(dealt) // 1000]
+    misses = np.flatnonzero(~flags)[:: len(dealt) // 300]
     for index in [*np.flatnonzero(flags), *misses]:
         row = dealt[index].tolist()
         holes = [row[5 + 2 * p : 7 + 2 * p] for p in range(players)]
-        assert reference_jackpot(row[:5], holes, rules) == bool(flags[index]), row
+        assert jackpot_hit(row[:5], holes, rules) == bool(flags[index]), row
 
 
 def test_hand_floors() -> None:

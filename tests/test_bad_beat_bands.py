@@ -26,16 +26,11 @@ from service.jobfile import job_from_mapping
 from service.pictures_economics import jackpot_picture
 from simulations.cards import parse_cards
 from simulations.evaluators.high import evaluate_high
-from simulations.models.bad_beat import (
-    BadBeatModel,
-    BadBeatRules,
-    count_jackpots,
-    reference_jackpot,
-    reference_qualifying,
-)
-from simulations.models.table_jackpot import HandBand, hand_ceiling
+from simulations.models.bad_beat import BadBeatModel, count_jackpots
 from simulations.models.table_tally import Waiting
+from simulations.rules.jackpot import BadBeatRules, HandBand, hand_ceiling
 from simulations.spec import SpecError
+from tests.jackpot_oracle import jackpot_hit, losing_hand_shown
 from workers.runner import InlineRunner
 
 # Losing and winning hand exactly four of a kind, any cards playing: a hit is two players
@@ -172,7 +167,7 @@ def test_waits_are_counted_across_batches_and_the_last_left_open() -> None:
 
 
 def _verdicts(rules: BadBeatRules, board: str, *holes: str) -> tuple[bool, bool, bool, bool]:
-    """(kernel hit, reference hit, kernel one qualifying, reference one qualifying)."""
+    """(kernel hit, oracle hit, kernel one qualifying, oracle one qualifying)."""
     cards = [*parse_cards(board)]
     for hole in holes:
         cards.extend(parse_cards(hole))
@@ -183,9 +178,9 @@ def _verdicts(rules: BadBeatRules, board: str, *holes: str) -> tuple[bool, bool,
     hole_cards = [parse_cards(h) for h in holes]
     return (
         bool(flags[0]),
-        reference_jackpot(parse_cards(board), hole_cards, rules),
+        jackpot_hit(parse_cards(board), hole_cards, rules),
         bool(shown[0]),
-        reference_qualifying(parse_cards(board), hole_cards, rules),
+        losing_hand_shown(parse_cards(board), hole_cards, rules),
     )
 
 

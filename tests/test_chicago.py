@@ -64,7 +64,7 @@ def test_high_hand_and_best_spade_together_take_the_whole_pot() -> None:
 
 def test_with_no_spade_in_the_hole_the_high_hand_takes_it_all() -> None:
     """'If the player with the highest hand also has the highest/lowest spade'; with no spade
-    in the hole there is no spade half (the texts are silent; see the README's Readings)."""
+    in the hole there is no spade half (the texts are silent; see docs/readings.md)."""
     no_spades = _SPLIT.replace("Ks", "Kd").replace("4s", "4c").replace("8s", "8d")
     shown, won = _play("FCHI", no_spades)
     assert all(hand.endswith("no spade") for hand in shown.values()), shown

@@ -151,7 +151,7 @@ def test_the_guts_equilibrium_line_reads_as_chips(tmp_path: Path) -> None:
 
     job = tmp_path / "g3.toml"
     job.write_text(
-        'kind = "guts"\nsessions = 1_000\nseed = 3\n[game]\ncode = "G3"\nplayers = 5\n'
+        'kind = "guts"\nsessions = 1_000\nseed = 3\ngame = "G3"\n[table]\nplayers = 5\n'
         "max_deals = 40\n[equilibrium]\nsearch = true\nrounds = 2\nsessions = 1000\n"
     )
     done = _cardroom("run", str(job), "--in-process")

@@ -313,7 +313,7 @@ def test_the_bitch_deals_everyone_again_and_pays_the_queen_of_spades() -> None:
 def test_a_growing_re_ante_and_a_player_all_in_when_the_deal_dies() -> None:
     """Rules 000_1a86611de8d3f5f7.txt, 'The Bitch': 'especially if the re-ante amount is
     increased on each iteration'; a player all in when the deal is killed is dealt the next
-    deal with no chips, for the pot he was in (see the README's Readings)."""
+    deal with no chips, for the pot he was in (see docs/readings.md)."""
     base = variant("F7S-CC").game()
     game = replace(base, kill_cards=KillCards(parse_cards("Kh"), reante_step=1))
     first = _stud_deck(0, 3, [{1: "Ah Ad 2c", 2: "9s 9h 5d", 0: "Jc Tc 7h"}, {1: "Kh", 2: "3d"}])
@@ -448,7 +448,7 @@ def test_deals_play_plainly_through_the_cli_policy() -> None:
 def test_baseballs_rainout_kills_the_deal_and_everyone_plays_again() -> None:
     """Rules 000_1a86611de8d3f5f7.txt, 'Miscellaneous' (Baseball): 'the appearance of the
     queen of spades is called a "rainout" and ends the hand' — the deal is dead, its pot stays
-    and everyone is dealt again (see the README's Readings)."""
+    and everyone is dealt again (see docs/readings.md)."""
     game = variant("F7S-BASE").game()
     queen = parse_cards("Qs")[0]
     rained_out = 0

@@ -254,7 +254,7 @@ def test_random_play_keeps_every_card_in_one_place() -> None:
             '{ donate = "donate", count = 1, pile = 7 }',
             '{ donate = "donate", count = 1, pile = 0 }',
             "phases[2].pile",
-            "must be 1 to",
+            "must be at least 1",
         ),
     ],
 )

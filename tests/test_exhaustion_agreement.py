@@ -2,7 +2,7 @@
 the same decisions, the same outcome (which procedures the dealer needed) and the same
 numbers (the players still in, the stub, the cards needed and short at the last deal, the
 new stubs) — and the rule arithmetic that both take from one compiled source
-(simulations/engine/exhaustion_rules.py)."""
+(simulations/rules/exhaustion_rules.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,17 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from simulations.engine import card_phases, dealer, exhaustion_rules
+from simulations.engine import card_phases, dealer
 from simulations.engine.events import Exhausted, Reshuffled
-from simulations.engine.exhaustion_rules import (
+from simulations.engine.game import ExhaustionRule
+from simulations.engine.variants import POKER_VARIANTS
+from simulations.models import exhaustion_kernel as k
+from simulations.models.exhaustion import ExhaustionModel, Table, count_events, rules_of
+from simulations.models.exhaustion_games import exhaustion_games, family_of
+from simulations.models.exhaustion_policy import Family
+from simulations.models.exhaustion_reference import play_reference
+from simulations.rules import exhaustion_rules
+from simulations.rules.exhaustion_rules import (
     DRAW_ALL_DISCARDS,
     DRAW_EARLIER_ROUNDS,
     DRAW_OTHERS_DISCARDS,
@@ -29,11 +37,6 @@ from simulations.engine.exhaustion_rules import (
     stud_shortfall,
     wsop_last_street,
 )
-from simulations.engine.game import ExhaustionRule
-from simulations.models import exhaustion_kernel as k
-from simulations.models.exhaustion import GAMES, ExhaustionModel, Table, count_events, rules_of
-from simulations.models.exhaustion_policy import Family
-from simulations.models.exhaustion_reference import play_reference
 
 SEED = 20_260_101
 
@@ -110,10 +113,12 @@ def test_the_rule_arithmetic_reads_the_texts() -> None:
 
 
 def _tables() -> list[tuple[str, Table]]:
-    """Every game under every rule it takes, at its most players, with folding, a
-    threshold, and the draw's house rules both ways."""
+    """Every game the job deals (chosen by its capabilities) under every rule it takes, at
+    its most players, with folding, a threshold, and the draw's house rules both ways."""
     found = []
-    for code, family in GAMES.items():
+    for code in exhaustion_games():
+        family = family_of(POKER_VARIANTS[code].game())
+        assert family is not None
         for rule in rules_of(family):
             base = ExhaustionModel(code, (2, 2), rule)
             most = base.base_game.max_players

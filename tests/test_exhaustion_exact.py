@@ -311,7 +311,7 @@ def test_the_bottom_card_never_withheld_when_it_is_dealt() -> None:
 )
 def test_a_bad_law_is_refused_naming_the_field(law: Any, words: str) -> None:
     """A draw-count law: right length, non-negative, summing to 1 (within 1e-9)."""
-    mapping = {"kind": "exhaustion", "hands": 10, "game": {"code": "F5CD"}, "draw": {"law": law}}
+    mapping = {"kind": "exhaustion", "hands": 10, "game": "F5CD", "draw": {"law": law}}
     with pytest.raises(SpecError) as refused:
         job_from_mapping(mapping)
     assert refused.value.field == "draw.law" and words in str(refused.value), refused.value
@@ -320,15 +320,15 @@ def test_a_bad_law_is_refused_naming_the_field(law: Any, words: str) -> None:
 
 def test_a_law_where_it_does_not_apply_is_refused() -> None:
     for mapping, field in (
-        ({"game": {"code": "F7S"}, "draw": {"law": [1.0]}}, "draw.law"),
-        ({"game": {"code": "FANA"}, "draw": {"law": [1.0]}}, "draw.law"),
-        ({"game": {"code": "F5CD"}, "draw": {"law": [1, 0, 0, 0, 0, 0], "rank": "K"}}, "draw.rank"),
+        ({"game": "F7S", "draw": {"law": [1.0]}}, "draw.law"),
+        ({"game": "FANA", "draw": {"law": [1.0]}}, "draw.law"),
+        ({"game": "F5CD", "draw": {"law": [1, 0, 0, 0, 0, 0], "rank": "K"}}, "draw.rank"),
     ):
         with pytest.raises(SpecError) as refused:
             job_from_mapping({"kind": "exhaustion", "hands": 10, **mapping})
         assert refused.value.field == field, refused.value
     # badugi draws four at most: five numbers
     job = job_from_mapping(
-        {"kind": "exhaustion", "hands": 10, "game": {"code": "FB"}, "draw": {"law": [0.2] * 5}}
+        {"kind": "exhaustion", "hands": 10, "game": "FB", "draw": {"law": [0.2] * 5}}
     )
     assert job.model.law == (0.2,) * 5

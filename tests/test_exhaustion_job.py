@@ -66,14 +66,14 @@ def test_eight_handed_stud_with_nobody_folding_always_reaches_the_community_card
     makes 60 cards ... a single community card is dealt': every hand, under both stud rules,
     and once only — a community card dealt from a burn card is a community card, not also
     burns dealt again (the outcomes partition the hands)."""
-    report = _report(_job(game={"code": "F7S", "players": 8}))
+    report = _report(_job(game="F7S", table={"players": 8}))
     texts = _row(report, 8)
     assert _event(texts, "community_card")["hands"] == texts["hands"] == 4_000
     assert _event(texts, "burns_reused")["hands"] == 0
     assert texts["mean_live_last_deal"] == 8.0
     # WSOP Rule 228: one stub card, 'two or fewer: scramble the stub and the burn cards,
     # burn one, and deal a community card'.
-    wsop = _report(_job(game={"code": "F7S", "players": 8, "exhaustion": "stud-wsop"}))
+    wsop = _report(_job(game="F7S", table={"players": 8, "exhaustion": "stud-wsop"}))
     assert _event(_row(wsop, 8), "community_after_scramble")["hands"] == 4_000
     assert report["exclusive"] and texts["reached_last_deal"]["hands"] == 4_000
 
@@ -83,7 +83,7 @@ def test_seven_handed_stud_always_needs_exactly_the_burns() -> None:
     few cards are needed to complete the deal': seven players of seven cards and four burns
     make 53: one burn card again on seventh street, every hand, and never a community card;
     six players never run out."""
-    report = _report(_job(game={"code": "F7S", "players": [6, 7]}))
+    report = _report(_job(game="F7S", table={"players": [6, 7]}))
     seven = _row(report, 7)
     assert _event(seven, "burns_reused")["hands"] == seven["hands"] == 4_000
     assert _event(seven, "community_card")["hands"] == 0
@@ -98,9 +98,9 @@ def test_seven_handed_stud_always_needs_exactly_the_burns() -> None:
 
 
 def test_a_threshold_and_a_fold_chance_thin_the_table() -> None:
-    stays = _report(_job(game={"code": "F7S", "players": 8}))
-    folds = _report(_job(game={"code": "F7S", "players": 8}, policy={"fold_chance": 0.1}))
-    picky = _report(_job(game={"code": "F7S", "players": 8}, policy={"threshold": "99"}))
+    stays = _report(_job(game="F7S", table={"players": 8}))
+    folds = _report(_job(game="F7S", table={"players": 8}, policy={"fold_chance": 0.1}))
+    picky = _report(_job(game="F7S", table={"players": 8}, policy={"threshold": "99"}))
     live = [_row(r, 8)["mean_live_last_deal"] for r in (stays, folds, picky)]
     assert live[0] == 8.0 > live[1] > live[2] >= 1.0
     # Each round 10 % fold, four rounds before seventh street: 8 × 0.9⁴ ≈ 5.25 still in.
@@ -110,7 +110,7 @@ def test_a_threshold_and_a_fold_chance_thin_the_table() -> None:
 def test_draw_games_report_their_procedures() -> None:
     """Eight-handed draw games run the stub out; the five-consecutive rule binds only where
     a player may not draw five in a row; badugi draws four at most."""
-    report = _report(_job(game={"code": "F2L3D", "players": 8}))
+    report = _report(_job(game="F2L3D", table={"players": 8}))
     row = _row(report, 8)
     assert [e["event"] for e in row["events"]] == [
         "reshuffled",
@@ -121,20 +121,20 @@ def test_draw_games_report_their_procedures() -> None:
     assert not report["exclusive"]
     assert _event(row, "reshuffled")["frequency"] > 0.5
     assert _event(row, "five_consecutive")["hands"] > 0
-    free = _report(_job(game={"code": "F2L3D", "players": 8, "five_consecutive": True}))
+    free = _report(_job(game="F2L3D", table={"players": 8, "five_consecutive": True}))
     assert _event(_row(free, 8), "five_consecutive")["hands"] == 0
-    badugi = _report(_job(game={"code": "FB", "players": 8}))
+    badugi = _report(_job(game="FB", table={"players": 8}))
     assert _event(_row(badugi, 8), "five_consecutive")["hands"] == 0
     assert _event(_row(badugi, 8), "reshuffled")["hands"] > 0
 
 
 def test_anaconda_and_six_card_stud_never_run_out() -> None:
-    anaconda = _report(_job(game={"code": "FANA"}, policy={"threshold": "JJ"}))
+    anaconda = _report(_job(game="FANA", policy={"threshold": "JJ"}))
     assert anaconda["rule"] == "none" and [r["players"] for r in anaconda["table"]] == [
         *range(2, 8)
     ]
     assert all(r["events"] == [] for r in anaconda["table"])
-    six = _report(_job(game={"code": "F6S", "players": 8, "exhaustion": "stud-texts"}))
+    six = _report(_job(game="F6S", table={"players": 8, "exhaustion": "stud-texts"}))
     assert [e["hands"] for e in _row(six, 8)["events"]] == [4_000, 0, 0]
 
 
@@ -209,7 +209,7 @@ def test_one_and_two_workers_give_byte_identical_json(tmp_path: Path) -> None:
     job = tmp_path / "job.toml"
     job.write_text(
         'kind = "exhaustion"\nhands = 300_000\nseed = 11\nshard_size = 40_000\n'
-        '[game]\ncode = "F7S"\nplayers = [6, 8]\n[policy]\nfold_chance = 0.05\n'
+        'game = "F7S"\n[table]\nplayers = [6, 8]\n[policy]\nfold_chance = 0.05\n'
     )
     outputs = {}
     for mode in (["--in-process"], ["--workers", "2"]):
@@ -222,7 +222,7 @@ def test_one_and_two_workers_give_byte_identical_json(tmp_path: Path) -> None:
 
 
 def test_the_shards_merge_to_the_same_tally_in_any_order() -> None:
-    job = _job(hands=50_000, shard_size=7_000, game={"code": "F5CD", "players": [7, 8]})
+    job = _job(hands=50_000, shard_size=7_000, game="F5CD", table={"players": [7, 8]})
     shards = [job.run_shard(i) for i in range(job.plan.count)]
     forward = shards[0]
     for shard in shards[1:]:
@@ -242,35 +242,36 @@ def test_the_shards_merge_to_the_same_tally_in_any_order() -> None:
 @pytest.mark.parametrize(
     ("settings", "field", "words"),
     [
-        ({"game": {"code": "F7S", "players": 9}}, "game.players", "2..8"),
-        ({"game": {"code": "F7S", "players": [1, 8]}}, "game.players", "2..8"),
-        ({"game": {"code": "FANA", "players": 8}}, "game.players", "2..7"),
-        ({"game": {"code": "F7S", "players": [8, 2]}}, "game.players", "decrease"),
-        ({"game": {"code": "F7S", "players": [2, 5, 8]}}, "game.players", "[first, last]"),
-        ({"game": {"code": "FT"}}, "game.code", "F7S"),
-        ({"game": {"code": "F7S/8"}}, "game.code", "F7S"),
-        ({"game": {"code": "F7S", "exhaustion": "draw-texts"}}, "game.exhaustion", "stud-wsop"),
-        ({"game": {"code": "F7S", "exhaustion": "stud-vegas"}}, "game.exhaustion", "stud-texts"),
-        ({"game": {"code": "F7S", "exhaustion": "none"}}, "game.exhaustion", "deck holds"),
-        ({"game": {"code": "F5CD", "exhaustion": "stud-texts"}}, "game.exhaustion", "draw-"),
-        ({"game": {"code": "F7S", "deals_bottom_card": True}}, "game.deals_bottom_card", "draw"),
-        ({"game": {"code": "F7S", "five_consecutive": False}}, "game.five_consecutive", "draw"),
+        ({"game": "F7S", "table": {"players": 9}}, "table.players", "2..8"),
+        ({"game": "F7S", "table": {"players": [1, 8]}}, "table.players", "2..8"),
+        ({"game": "FANA", "table": {"players": 8}}, "table.players", "2..7"),
+        ({"game": "F7S", "table": {"players": [8, 2]}}, "table.players", "decrease"),
+        ({"game": "F7S", "table": {"players": [2, 5, 8]}}, "table.players", "[first, last]"),
+        ({"game": "FT"}, "game", "stud streets"),
+        ({"game": "F7S/8"}, "game", "one plain ranking"),
+        ({"game": "F7"}, "game", "F7S"),
+        ({"game": "F7S", "table": {"exhaustion": "draw-texts"}}, "table.exhaustion", "stud-wsop"),
+        ({"game": "F7S", "table": {"exhaustion": "stud-vegas"}}, "table.exhaustion", "stud-texts"),
+        ({"game": "F7S", "table": {"exhaustion": "none"}}, "table.exhaustion", "deck holds"),
+        ({"game": "F5CD", "table": {"exhaustion": "stud-texts"}}, "table.exhaustion", "draw-"),
+        ({"game": "F7S", "table": {"deals_bottom_card": True}}, "table.deals_bottom_card", "draw"),
+        ({"game": "F7S", "table": {"five_consecutive": False}}, "table.five_consecutive", "draw"),
         ({"policy": {"threshold": "AAAA"}}, "policy.threshold", "three of a kind"),
         ({"policy": {"threshold": "QK"}}, "policy.threshold", "'QK'"),
         ({"policy": {"threshold": "3 cards"}}, "policy.threshold", "'3 cards'"),
-        ({"game": {"code": "F5S"}, "policy": {"threshold": "QQQ"}}, "policy.threshold", "2 cards"),
+        ({"game": "F5S", "policy": {"threshold": "QQQ"}}, "policy.threshold", "2 cards"),
         (
-            {"game": {"code": "FB"}, "policy": {"threshold": "5 cards"}},
+            {"game": "FB", "policy": {"threshold": "5 cards"}},
             "policy.threshold",
             "0 to 4",
         ),
-        ({"game": {"code": "F2L3D"}, "policy": {"threshold": "JJ"}}, "policy.threshold", "cards"),
+        ({"game": "F2L3D", "policy": {"threshold": "JJ"}}, "policy.threshold", "cards"),
         ({"policy": {"fold_chance": 1.5}}, "policy.fold_chance", "0..1"),
         ({"policy": {"fold_chance": "often"}}, "policy.fold_chance", "number"),
-        ({"policy": {"folds": 0.1}}, "policy.folds", "known keys"),
+        ({"policy": {"folds": 0.1}}, "policy.folds", "(known: "),
         ({"draw": {"rank": "8"}}, "draw.rank", "no draw"),
-        ({"game": {"code": "F5CD"}, "draw": {"rank": "Z"}}, "draw.rank", "one rank"),
-        ({"game": {"code": "F5CD"}, "draw": {"law": [1.0]}}, "draw.law", "6 numbers"),
+        ({"game": "F5CD", "draw": {"rank": "Z"}}, "draw.rank", "one rank"),
+        ({"game": "F5CD", "draw": {"law": [1.0]}}, "draw.law", "6 numbers"),
     ],
 )
 def test_bad_settings_name_the_field(settings: dict[str, Any], field: str, words: str) -> None:
@@ -282,17 +283,17 @@ def test_bad_settings_name_the_field(settings: dict[str, Any], field: str, words
 
 def test_a_bad_job_file_exits_2_naming_the_field(tmp_path: Path) -> None:
     job = tmp_path / "job.toml"
-    job.write_text('kind = "exhaustion"\nhands = 10\n[game]\ncode = "F7S"\nplayers = 9\n')
+    job.write_text('kind = "exhaustion"\nhands = 10\ngame = "F7S"\n[table]\nplayers = 9\n')
     done = _cardroom("run", str(job), "--in-process")
     assert done.returncode == 2
-    assert done.stderr.strip() == f"cardroom: {job}: game.players: must lie in 2..8, got 9"
+    assert done.stderr.strip() == f"cardroom: {job}: table.players: must lie in 2..8, got 9"
 
 
 def test_the_defaults() -> None:
     model = _job().model
     assert isinstance(model, ExhaustionModel)
     assert (model.code, model.players, model.rule) == ("F7S", (2, 8), ExhaustionRule("stud-texts"))
-    draw = _job(game={"code": "F5CD"}).model
+    draw = _job(game="F5CD").model
     assert isinstance(draw, ExhaustionModel)
     assert (draw.rule, draw.deals_bottom_card, draw.five_consecutive) == (
         ExhaustionRule.DRAW_OTHERS_DISCARDS,
@@ -312,14 +313,14 @@ def test_the_example_crosses_the_api_setting_for_setting() -> None:
 
 
 def test_one_number_of_players_crosses_the_api_as_a_list_of_one() -> None:
-    mapping = {"kind": "exhaustion", "hands": 10, "game": {"code": "FB", "players": 6}}
+    mapping = {"kind": "exhaustion", "hands": 10, "game": "FB", "table": {"players": 6}}
     back = spec_to_mapping(mapping_to_spec(mapping))
-    assert back["game"]["players"] == [6]
+    assert back["table"]["players"] == [6]
     assert job_from_mapping(back).model == job_from_mapping(mapping).model
 
 
 def test_the_report_crosses_the_api_and_renders() -> None:
-    job = _job(game={"code": "F5CD", "players": [7, 8]}, policy={"fold_chance": 0.05})
+    job = _job(game="F5CD", table={"players": [7, 8]}, policy={"fold_chance": 0.05})
     report = _report(job)
     result = report_to_result("exhaustion", report, pb.JobResult())
     assert json.dumps(result_to_report(result, job.seed)) == json.dumps(report)
@@ -330,10 +331,16 @@ def test_the_report_crosses_the_api_and_renders() -> None:
     assert len([line for line in text.splitlines() if line.startswith("        ")]) == 4
 
 
-def test_the_readme_shows_what_the_stud_example_prints() -> None:
-    """README, 'Running out of cards': the example table is the committed job's output."""
+def test_the_docs_show_what_the_stud_example_prints() -> None:
+    """docs/jobs.md, 'Running out of cards', and the README's example of the kind: the example
+    table is the committed job's output."""
+    page = (REPO / "docs" / "jobs.md").read_text(encoding="utf-8")
+    section = page[page.index("## Running out of cards") :]
+    shown = section.split("`examples/exhaustion.toml` (seven-card stud", 1)[1].split("```\n")[1]
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Running out of cards") :]
-    shown = section.split("```\n")[1]
+    in_readme = readme.split("[Running out of cards](docs/jobs.md#running-out-of-cards)):", 1)[1]
     job = job_from_mapping(read_job_mapping(EXAMPLE))
-    assert render(job, _report(job)) + "\n" == shown
+    printed = render(job, _report(job)) + "\n"
+    assert printed.startswith("Running out of cards — Fixed-limit seven-card stud (F7S)")
+    assert printed == shown
+    assert printed == in_readme.split("```\n")[1]

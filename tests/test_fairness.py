@@ -19,14 +19,14 @@ HUGE = """
 kind = "bad_beat"
 hands = 1_000_000_000_000
 seed = 1
-[game]
+[table]
 players = 9
 """
 SMALL = """
 kind = "bad_beat"
 hands = 100_000
 seed = 2
-[game]
+[table]
 players = 9
 """
 FINISHED = (pb.JOB_STATE_SUCCEEDED, pb.JOB_STATE_FAILED, pb.JOB_STATE_CANCELLED)

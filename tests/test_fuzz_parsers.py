@@ -73,7 +73,7 @@ def hang_guard(what: str) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-# A field path ("game.players", "policies[2].caps[0].cap", "kind[0]") then ": "; a TOML
+# A field path ("table.players", "policies[2].caps[0].cap", "kind[0]") then ": "; a TOML
 # decoder's "(at line 3, column 7)"; or one of the whole-file complaints.
 # A key that is no plain word is quoted in the path ("'a b'.x"), as Python writes a string,
 # and a long one shortened ("'KKKK…' (60 characters)").
@@ -306,7 +306,7 @@ def test_an_unknown_key_that_is_no_plain_word_is_quoted_in_a_one_line_message(ke
     game files and scenario files now quote it, as every other echoed value is."""
     line = f"{toml_key(key)} = 0\n"
     shown = repr(key) if len(key) <= 40 else "'KKKK"
-    job = (REPO / "examples/bad_beat.toml").read_text().replace("[game]", line + "[game]")
+    job = (REPO / "examples/bad_beat.toml").read_text().replace("[table]", line + "[table]")
     with pytest.raises(JobFileError) as job_error:
         parse_job_text(job, "toml", "job.toml")
     game = (REPO / "simulations/games/01-holdem-no-limit.toml").read_text()
@@ -417,5 +417,5 @@ def test_a_stack_of_thousands_of_digits_is_refused_naming_the_field() -> None:
     with pytest.raises(ScenarioError) as error:
         build_scenario(entry.data, "s.toml", "s", document.base)
     assert error.value.field == "starting_stacks[0]", error.value.field
-    assert "must be at most 18,446,744,073,709,551,615 in size" in str(error.value)
+    assert "must be at most 18,446,744,073,709,551,615, got" in str(error.value)
     assert "-digit number" in str(error.value)

@@ -53,7 +53,7 @@ MAX_TRIALS = 20_000  # the server's bound: a mutant still valid is a small job
 BASES = [mapping_to_spec(document) for document in job_documents()]
 GAMES = game_documents()
 
-# INVALID_ARGUMENT's message starts with the field: "spec.bad_beat.game.players: ...",
+# INVALID_ARGUMENT's message starts with the field: "spec.bad_beat.table.players: ...",
 # "spec.rake.policies[2].caps[0].cap: ...", "spec: is required", "request: the bytes ...".
 _NAMES_FIELD = re.compile(r"^(spec|request)(\.[\w\[\]'\"]+)*: \S")
 _T = FieldDescriptor

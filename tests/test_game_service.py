@@ -332,7 +332,7 @@ def _guts_edited(old: str, new: str) -> str:
         ),
         pytest.param(
             _guts_edited("cards = 3", "cards = 4"),
-            "text: cards: must be 2 to 3, got 4",
+            "text: cards: must be at most 3, got 4",
             id="four-cards",
         ),
         pytest.param(_guts_edited("cards = 3\n", ""), "text: cards: is required", id="no-cards"),

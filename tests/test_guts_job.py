@@ -13,11 +13,11 @@ from service.jobfile import JobFileError, parse_job_text
 from simulations.cards import parse_cards
 from simulations.engine.guts import GutsSession
 from simulations.engine.guts_events import DealStarted, SetAsideOverCap
-from simulations.engine.guts_rules import NO_CAP, over_cap
 from simulations.engine.variants import GUTS_VARIANTS
 from simulations.models.guts import GutsModel
 from simulations.models.guts_kernel import DEAL_LIMIT, session_draws
 from simulations.models.guts_policy import Stay, StayPolicy, decision_value, threshold_for_top
+from simulations.rules.guts_rules import NO_CAP, over_cap
 
 SESSIONS_COMPARED = 108_000  # over every guts game: the agreement test's volume
 
@@ -176,8 +176,8 @@ sessions = 30000
 seed = 9
 shard_size = 10000
 
-[game]
-code = "G3-CAP50"
+game = "G3-CAP50"
+[table]
 players = 4
 
 [policy]
@@ -188,16 +188,16 @@ top = 0.35
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        ('code = "G3-CAP50"', "game.code"),
-        ("players = 4", "game.players"),
+        ('game = "G3-CAP50"', "game"),
+        ("players = 4", "table.players"),
         ("top = 0.35", "policy.top"),
     ],
 )
 def test_bad_guts_jobs_name_their_field(change: str, field: str) -> None:
     """A code that is not a guts game, players beyond the game's, a share outside 0..1."""
     bad = {
-        "game.code": 'code = "NT"',
-        "game.players": "players = 19",
+        "game": 'game = "NT"',
+        "table.players": "players = 19",
         "policy.top": "top = 1.5",
     }[field]
     with pytest.raises(JobFileError, match="job: " + field.replace(".", r"\.") + ": "):
@@ -226,7 +226,7 @@ def test_more_bad_guts_jobs(extra: str, message: str) -> None:
 
 def test_a_hand_threshold_needs_the_cards_a_decision_holds() -> None:
     """G3-DEALER deals the third card up to the players in: a decision holds two cards."""
-    text = _JOB.replace('code = "G3-CAP50"', 'code = "G3-DEALER"').replace(
+    text = _JOB.replace('game = "G3-CAP50"', 'game = "G3-DEALER"').replace(
         "top = 0.35", 'hand = "Qs Jh 4d"'
     )
     with pytest.raises(JobFileError, match=r"policy\.hand: a decision holds 2 cards"):
@@ -253,14 +253,14 @@ def test_a_pot_past_what_a_float_holds_refuses_the_job_in_one_line() -> None:
     deal; uncapped three-card guts with six players staying 99 % of the time passes float64's
     range within its deal limit, and the job says so rather than failing on a NaN."""
     job = parse_job_text(
-        'kind = "guts"\nsessions = 2_000\nseed = 3\n[game]\ncode = "G3"\nplayers = 6\n'
+        'kind = "guts"\nsessions = 2_000\nseed = 3\ngame = "G3"\n[table]\nplayers = 6\n'
         '[policy]\nstay = "probability"\nchance = 0.99\n',
         "toml",
     )
     with pytest.raises(ValueError, match=r"^a game's pot passed 1\.8e\+308 chips.*max_deals"):
         job.run_shard(0)
     capped = parse_job_text(
-        'kind = "guts"\nsessions = 2_000\nseed = 3\n[game]\ncode = "G3"\nmax_deals = 50\n'
+        'kind = "guts"\nsessions = 2_000\nseed = 3\ngame = "G3"\n[table]\nmax_deals = 50\n'
         'players = 6\n[policy]\nstay = "probability"\nchance = 0.99\n',
         "toml",
     )

@@ -125,8 +125,8 @@ sessions = 200000
 seed = 31
 shard_size = 100000
 
-[game]
-code = "G2"
+game = "G2"
+[table]
 players = 6
 
 [policy]
@@ -208,8 +208,8 @@ sessions = 400000
 seed = 5
 shard_size = 200000
 
-[game]
-code = "G2"
+game = "G2"
+[table]
 players = 3
 
 [policy]
@@ -269,8 +269,8 @@ sessions = 200
 seed = 1
 shard_size = 200
 
-[game]
-code = "G3-CAP50"
+game = "G3-CAP50"
+[table]
 players = 5
 
 [policy]

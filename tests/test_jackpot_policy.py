@@ -29,7 +29,7 @@ from workers.runner import InlineRunner
 
 EVERY_RIVER_JOB: dict[str, Any] = {
     "kind": "bad_beat",
-    "game": {"players": 9},
+    "table": {"players": 9},
     "jackpot": {"min_losing_hand": "full house"},
     "drop": {"amount": 2, "threshold": 2},
 }
@@ -58,7 +58,7 @@ def test_the_classic_job_gives_the_same_tally_as_before() -> None:
             "hands": 300_000,
             "seed": 7,
             "shard_size": 100_000,
-            "game": {"players": 10},
+            "table": {"players": 10},
             "jackpot": {
                 "min_losing_hand": "full house",
                 "hole_cards_play": 1,
@@ -154,7 +154,7 @@ def test_each_kind_gets_its_share_of_the_jackpots_and_pays_its_drops() -> None:
         **EVERY_RIVER_JOB,
         "hands": 60_000,
         "seed": 9,
-        "game": {"players": 6, "blinds": [1, 2]},
+        "table": {"players": 6, "blinds": [1, 2]},
         "players": [
             {"name": "tight", "seats": 3, "vpip": 0.3, "hand": "pair", "chance": 0.5},
             {"name": "loose", "vpip": 0.8, "hand": "any"},
@@ -190,7 +190,7 @@ def test_a_full_report_crosses_the_api_unchanged() -> None:
 def test_omaha_takes_the_plo_qualifiers() -> None:
     """GGPoker's PLO jackpot: 'Lose with 2222 or better ... Pocket pairs are required for the
     winner or loser to make a four of a kind'; two hole cards always play."""
-    model = job_from_mapping({"kind": "bad_beat", "hands": 10, "game": {"variant": "omaha"}}).model
+    model = job_from_mapping({"kind": "bad_beat", "hands": 10, "game": "NO"}).model
     assert isinstance(model, BadBeatModel)
     assert model.rules.min_losing_hand == "quads" and model.rules.quads_need_pocket_pair
     assert "exactly two hole cards play" in model.describe_qualifier()
@@ -209,7 +209,7 @@ def test_omaha_takes_the_plo_qualifiers() -> None:
         ({"drop": {"amount": 5, "threshold": 2}}, "drop.amount", "above the threshold"),
         ({"players": [{"vpip": 0.2, "colour": "red"}]}, "players[0].colour", "not a known"),
         (
-            {"game": {"variant": "omaha"}, "jackpot": {"hole_cards_play": 1}},
+            {"game": "NO", "jackpot": {"hole_cards_play": 1}},
             "jackpot.hole_cards_play",
             "exactly two",
         ),
@@ -235,7 +235,7 @@ def test_a_condition_the_hands_cannot_meet_is_never_hit() -> None:
         job_from_mapping({**EVERY_RIVER_JOB, "hands": 10}).model,  # type: ignore[type-var]
     ).table
     blocked = Table(
-        table.variant,
+        table.code,
         table.players,
         table.blinds,
         (replace(EVERY_RIVER, seats=9),),

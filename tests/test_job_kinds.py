@@ -52,7 +52,7 @@ def _known_keys(kind: JobKind, kinds: Mapping[str, JobKind], path: tuple[str, ..
     with pytest.raises(SpecError) as refused:
         job_from_mapping(mapping, kinds=kinds)
     assert refused.value.field == ".".join((*path, PROBE)), refused.value
-    found = re.search(r"\(known keys: (.*)\)$", refused.value.problem)
+    found = re.search(r"\(known: (.*)\)$", refused.value.problem)
     return set(found.group(1).split(", ")) if found else set()
 
 

@@ -31,8 +31,8 @@ GOOD = """
 kind = "bad_beat"
 hands = 1000
 seed = 7
-[game]
-variant = "holdem"
+game = "NT"
+[table]
 players = 9
 [jackpot]
 min_losing_hand = "AAATT"
@@ -64,13 +64,13 @@ MISTAKES = {
         "shard_size",
         "least",
     ),
-    "players one": (_replace("players = 9", "players = 1"), "game.players", "at least"),
-    "players eleven": (_replace("players = 9", "players = 11"), "game.players", "at most"),
-    "players a string": (_replace("players = 9", 'players = "nine"'), "game.players", "integer"),
-    "variant unknown": (_replace('"holdem"', '"stud"'), "game.variant", "one of"),
+    "players one": (_replace("players = 9", "players = 1"), "table.players", "at least"),
+    "players eleven": (_replace("players = 9", "players = 11"), "table.players", "at most"),
+    "players a string": (_replace("players = 9", 'players = "nine"'), "table.players", "integer"),
+    "game unknown": (_replace('"NT"', '"stud"'), "game", "not a game code"),
     "unknown game key": (
         _replace("players = 9", "players = 9\nplayer = 9"),
-        "game.player",
+        "table.player",
         "known",
     ),
     "unknown jackpot key": (
@@ -106,11 +106,12 @@ MISTAKES = {
         "jackpot.quads_need_pocket_pair",
         "true or false",
     ),
-    "game not a table": (
-        _replace('[game]\nvariant = "holdem"\nplayers = 9\n', "").replace(
-            "seed = 7", "seed = 7\ngame = 5"
+    "game not a code": (_replace('game = "NT"', "game = 5"), "game", "string"),
+    "table not a table": (
+        _replace('game = "NT"\n[table]\nplayers = 9\n', "").replace(
+            "seed = 7", "seed = 7\ntable = 5"
         ),
-        "game",
+        "table",
         "table",
     ),
     "bad toml syntax": (GOOD.replace("hands = 1000", "hands = = 1000"), None, "not valid TOML"),
@@ -154,7 +155,7 @@ def test_missing_file_and_bad_json(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_json_job_is_read_like_toml() -> None:
-    data = {"kind": "bad_beat", "hands": 500, "seed": 3, "game": {"players": 6}}
+    data = {"kind": "bad_beat", "hands": 500, "seed": 3, "table": {"players": 6}}
     job = parse_job_text(json.dumps(data), "json")
     assert job.trials == 500 and job.seed == 3
     assert isinstance(job.model, BadBeatModel) and job.model.players == 6
@@ -166,7 +167,7 @@ def test_defaults_are_documented_values(tmp_path: Path) -> None:
     job = load_job(path)
     model = job.model
     assert isinstance(model, BadBeatModel)
-    assert model.players == 9 and model.variant == "holdem"
+    assert model.players == 9 and model.game == "NT"
     rules = model.rules
     assert rules.min_losing_hand == "AAATT" and rules.min_winning_hand is None
     assert rules.hole_cards_play == 2
@@ -196,7 +197,7 @@ def test_real_process_exit_code(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "game.players: must be at most 10" in done.stderr
+    assert done.stderr.count("\n") == 1 and "table.players: must be at most 10" in done.stderr
 
 
 # Job files far outside the shape of a job: each once gave a traceback (RecursionError, the
@@ -237,8 +238,8 @@ HOSTILE = {
     ),
     "json 5,000-digit negative integer": (
         "job.json",
-        '{"kind": "bad_beat", "hands": 1, "game": {"players": -' + "7" * 5000 + "}}",
-        ["game.players: a 5,000-digit number is too large"],
+        '{"kind": "bad_beat", "hands": 1, "table": {"players": -' + "7" * 5000 + "}}",
+        ["table.players: a 5,000-digit number is too large"],
     ),
     "toml 5,000-digit integer": (
         "job.toml",
@@ -247,8 +248,8 @@ HOSTILE = {
     ),
     "toml 5,000-digit hex integer in an array": (
         "job.toml",
-        'kind = "bad_beat"\nhands = 1\n[game]\nplayers = [2, 0x' + "f" * 5000 + "]\n",
-        ["game.players[1]: a 6,021-digit number is too large"],  # 16**5000 - 1
+        'kind = "bad_beat"\nhands = 1\n[table]\nplayers = [2, 0x' + "f" * 5000 + "]\n",
+        ["table.players[1]: a 6,021-digit number is too large"],  # 16**5000 - 1
     ),
     "toml 4,000-digit integer (one tomllib converts)": (
         "job.toml",
@@ -262,8 +263,8 @@ HOSTILE = {
     ),
     "json key given twice": (
         "job.json",
-        '{"kind": "bad_beat", "hands": 10, "game": {"players": 3, "players": 4}}',
-        ["game.players: given twice"],
+        '{"kind": "bad_beat", "hands": 10, "table": {"players": 3, "players": 4}}',
+        ["table.players: given twice"],
     ),
     "json top-level key given twice": (
         "job.json",
@@ -423,9 +424,9 @@ def test_long_values_are_echoed_short(tmp_path: Path) -> None:
     long_text = "x" * 100_000
     path = tmp_path / "job.toml"
     for text, field in [
-        (_replace('"holdem"', f'"{long_text}"'), "game.variant: "),
+        (_replace('"NT"', f'"{long_text}"'), "game: "),
         (_replace('"AAATT"', f'"{long_text}"'), "jackpot.min_losing_hand: "),
-        (_replace("players = 9", f"players = 9\nplayer{long_text} = 1"), "game.'playerxxx"),
+        (_replace("players = 9", f"players = 9\nplayer{long_text} = 1"), "table.'playerxxx"),
     ]:
         path.write_text(text)
         with pytest.raises(JobFileError) as caught:

@@ -26,6 +26,7 @@ import jsonschema
 import kubernetes_validate
 import pytest
 import yaml
+from markdown.extensions.toc import slugify
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.harness import REPO, require_tool, running_server
@@ -46,7 +47,7 @@ SCHEMAS = {
     ("cert-manager.io/v1", "Issuer"): "issuer_v1.json",
 }
 DIGEST = re.compile(r"^[a-z0-9.-]+(:[0-9]+)?(/[a-z0-9._-]+)+@sha256:[0-9a-f]{64}$")
-README = REPO / "README.md"
+OPERATIONS = REPO / "docs" / "operations.md"
 
 
 def _write_components_kustomization(root: Path) -> None:
@@ -554,19 +555,20 @@ def test_the_rules_and_the_dashboard_use_only_metrics_a_real_server_exports(
     assert json.loads(configmap["data"]["cardroom-dashboard.json"]) == dashboard
 
 
-def _readme_anchors() -> set[str]:
-    """GitHub's anchors of README's headings: lower case, punctuation dropped, spaces '-'."""
+def _operations_anchors() -> set[str]:
+    """The anchors of docs/operations.md's headings as the documentation site makes them
+    (Python-Markdown's toc: lower case, punctuation dropped, spaces '-'), which are GitHub's
+    too for these headings."""
     anchors, fenced = set(), False
-    for line in README.read_text().splitlines():
+    for line in OPERATIONS.read_text().splitlines():
         fenced ^= line.startswith("```")
         heading = None if fenced else re.match(r"^#{1,6} (.+)$", line)
         if heading:
-            text = re.sub(r"[^\w\- ]", "", heading[1].strip().lower())
-            anchors.add(text.replace(" ", "-"))
+            anchors.add(slugify(heading[1].strip(), "-"))
     return anchors
 
 
-def test_every_alert_has_a_runbook_in_the_readme() -> None:
+def test_every_alert_has_a_runbook_in_the_operations_page() -> None:
     rule = one("base", "PrometheusRule")
     alerts = [r for g in rule["spec"]["groups"] for r in g["rules"] if "alert" in r]
     expected = {
@@ -580,13 +582,30 @@ def test_every_alert_has_a_runbook_in_the_readme() -> None:
         "CardroomVolumeFilling",
     }
     assert expected <= {a["alert"] for a in alerts}
-    anchors = _readme_anchors()
+    anchors = _operations_anchors()
+    assert "metrics-and-alerts" in anchors  # the page's own headings were read
     for alert in alerts:
         url = alert["annotations"]["runbook_url"]
         page, _, anchor = url.partition("#")
-        assert page.endswith("/README.md") and anchor == alert["alert"].lower(), url
-        assert anchor in anchors, f"README has no heading for {alert['alert']}"
+        assert page.endswith("/docs/operations.md") and anchor == alert["alert"].lower(), url
+        assert anchor in anchors, f"docs/operations.md has no heading for {alert['alert']}"
         assert alert["labels"]["severity"] in {"critical", "warning", "info"}
+
+
+def test_the_promtool_tests_expect_the_same_runbooks() -> None:
+    """rules.test.yaml's expected annotations name the same pages as the rules."""
+    tests = yaml.safe_load((REPO / "k8s/base/monitoring/rules.test.yaml").read_text())
+    urls = [
+        alert["exp_annotations"]["runbook_url"]
+        for case in tests["tests"]
+        for check in case.get("alert_rule_test", [])
+        for alert in check.get("exp_alerts", [])
+    ]
+    assert urls, "rules.test.yaml expects no alert"
+    anchors = _operations_anchors()
+    for url in urls:
+        page, _, anchor = url.partition("#")
+        assert page == "https://cardroom.invalid/docs/operations.md" and anchor in anchors, url
 
 
 def test_no_progress_reads_every_kinds_counter_and_cannot_be_silenced_by_its_absence() -> None:

@@ -26,8 +26,8 @@ sessions = 30000
 seed = 9
 shard_size = 10000
 
-[game]
-code = "G3-CAP50"
+game = "G3-CAP50"
+[table]
 players = 4
 
 [policy]
@@ -38,8 +38,8 @@ hands = 40000
 seed = 5
 shard_size = 10000
 
-[game]
-code = "F7S"
+game = "F7S"
+[table]
 players = [7, 8]
 
 [policy]
@@ -50,8 +50,8 @@ hands = 40000
 seed = 3
 shard_size = 10000
 
-[game]
-variant = "omaha"
+game = "NO"
+[table]
 players = 6
 
 [[players]]

@@ -24,7 +24,7 @@ from workers.job import Job
 from workers.runner import InlineRunner
 
 T = TypeVar("T")
-SPEC = {"kind": "bad_beat", "hands": 30, "seed": 5, "shard_size": 10, "game": {"players": 6}}
+SPEC = {"kind": "bad_beat", "hands": 30, "seed": 5, "shard_size": 10, "table": {"players": 6}}
 
 
 class GatedPool:
@@ -123,7 +123,7 @@ def test_resume_fails_a_stored_job_that_no_longer_validates_and_runs_the_rest(
     """One stored spec that no longer validated stopped the server from starting at all."""
     path = tmp_path / "jobs.sqlite3"
     store = JobStore(path)
-    bad = store.create("bad_beat", {**SPEC, "game": {"players": 99}}, 30, 3)
+    bad = store.create("bad_beat", {**SPEC, "table": {"players": 99}}, 30, 3)
     store.set_state(bad.id, JobState.RUNNING)
     good = store.create("bad_beat", SPEC, 30, 3)
     store.set_state(good.id, JobState.RUNNING)
@@ -133,7 +133,7 @@ def test_resume_fails_a_stored_job_that_no_longer_validates_and_runs_the_rest(
         assert await manager.resume() == (1, 1)
         failed = await manager.get(bad.id)
         assert failed.state is JobState.FAILED
-        assert "stored specification is no longer valid: game.players" in failed.error
+        assert "stored specification is no longer valid: table.players" in failed.error
         # Interrupted while running, it waits for a slot again before it runs.
         pool.gate.set()
         record = await finished(manager, good.id)
@@ -281,9 +281,9 @@ UNREADABLE = {
     ),
     "job-00000000000e": (
         "bad_beat",
-        json.dumps({**SPEC, "game": {"seats": 6}}),
+        json.dumps({**SPEC, "table": {"seats": 6}}),
         1,
-        "no longer valid: game.seats: is not a known setting",
+        "no longer valid: table.seats: is not a known setting",
     ),
 }
 
@@ -368,7 +368,7 @@ PRECISE = {
     "shard_size": 1_000,
     "seed": 17,
     "precision": 0.5,
-    "game": {"players": 6},
+    "table": {"players": 6},
     "jackpot": {"min_losing_hand": "two pair"},
     "room": {"showdown_required": False},
 }

@@ -132,26 +132,26 @@ def test_render_counts_the_run_and_the_later_check(tmp_path: Path) -> None:
     assert "| `pots.side_pots` | 2, 5 | the floor is beaten anyway |" in text
 
 
-def test_the_readme_table_counts_the_survivors_by_class(tmp_path: Path) -> None:
-    """The README's table: the survivors of the run by class, the open class marked as gaps,
-    the unexamined ones counted, and the later check's kill left out; written between the
-    README's markers, the text around them untouched."""
+def test_the_survivors_table_counts_the_survivors_by_class(tmp_path: Path) -> None:
+    """docs/verification.md's table: the survivors of the run by class, the open class marked
+    as gaps, the unexamined ones counted, and the later check's kill left out; written between
+    the page's markers, the text around them untouched."""
     summary = {"survivors": [{"mutant": name, "verdict": "survived"} for name in SURVIVORS]}
     runs = [{"kind": "checked", "killed_names": [SURVIVORS[2]], "started": "x"}]
-    table = md.render_readme(summary, runs, _classification(tmp_path))
+    table = md.render_survivors(summary, runs, _classification(tmp_path))
     assert table.splitlines()[2:] == [
         "| A | Equivalent | 2 |",
         "| H | open: a gap, not equivalent | 1 |",
         "| — | not yet examined | 1 |",
         "| | **all left alive** | **4** |",
     ]
-    readme = tmp_path / "README.md"
-    readme.write_text(f"before\n{md.README_START}\nold\n{md.README_END}\nafter\n")
-    md.write_readme(readme, table)
-    assert readme.read_text() == f"before\n{md.README_START}\n{table}{md.README_END}\nafter\n"
-    readme.write_text("no markers\n")
+    page = tmp_path / "verification.md"
+    page.write_text(f"before\n{md.SURVIVORS_START}\nold\n{md.SURVIVORS_END}\nafter\n")
+    md.write_survivors(page, table)
+    assert page.read_text() == f"before\n{md.SURVIVORS_START}\n{table}{md.SURVIVORS_END}\nafter\n"
+    page.write_text("no markers\n")
     with pytest.raises(ValueError, match="markers"):
-        md.write_readme(readme, table)
+        md.write_survivors(page, table)
 
 
 def test_the_committed_classification_reads() -> None:

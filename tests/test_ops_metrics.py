@@ -124,7 +124,7 @@ def test_while_postgresql_is_away_metrics_answer_and_calls_are_unavailable_in_se
     job_file = tmp_path / "job.toml"
     job_file.write_text(JOB)
     small = pb.JobSpec(trials=20_000, seed=3, shard_size=10_000)
-    small.bad_beat.game.players = 6
+    small.bad_beat.table.players = 6
     database = PostgresServer()  # its own: this one is stopped
     try:
         url = database.fresh_url()

@@ -80,7 +80,7 @@ def test_the_decisions() -> None:
 def test_the_defaults_reach_the_published_showdown_share() -> None:
     """888poker, 'Showdown': 'a good No Limit Hold'em cash game player will be reaching
     showdown around 25 % of the time after seeing a flop'; the defaults' VPIP is 25 %."""
-    table = Table("holdem", 9, (1, 2), (TYPICAL,), (), None)
+    table = Table("NT", 9, (1, 2), (TYPICAL,), (), None)
     tally = simulate_table(table, 60_000, np.random.default_rng(5))
     (kind,) = tally.kinds
     assert abs(kind.played / kind.seat_hands - 0.25) < 0.005

@@ -113,8 +113,8 @@ def test_a_post_short_of_chips_is_all_in() -> None:
 def test_a_returning_player_short_of_both_blinds_posts_the_live_one_first() -> None:
     """Rules 002_376df91f076a6501.txt, 'All in before the deal' and 'Post': a returning
     player owes 'the sum of the big and small blinds'; with only the big blind's 2 he posts
-    it live and is all in, with nothing left for the dead small blind (the reading in the
-    README: the live post first, as the post is the big blind's amount)."""
+    it live and is all in, with nothing left for the dead small blind (the reading in
+    docs/readings.md: the live post first, as the post is the big blind's amount)."""
     hand = _hand(Post(4, missed_small_blind=True), stacks=[100, 100, 100, 100, 2, 100])
     kinds = [(e.seat, e.kind, e.amount) for e in hand.events if isinstance(e, Posted)]
     assert (4, PostKind.POST, 2) in kinds and not any(k is PostKind.DEAD for _, k, _ in kinds)

@@ -43,8 +43,8 @@ seed = 5
 shard_size = 500
 precision = 0.05
 priority = 3
-[game]
-code = "F7S"
+game = "F7S"
+[table]
 players = 8
 [policy]
 fold_chance = 0.2
@@ -132,7 +132,8 @@ def test_precision_and_priority_cross_the_api_both_ways() -> None:
         "shard_size": 500,
         "precision": 0.05,
         "priority": -7,
-        "game": {"code": "F7S", "players": [2, 8]},
+        "game": "F7S",
+        "table": {"players": [2, 8]},
     }
     spec = mapping_to_spec(mapping)
     assert spec.HasField("precision") and spec.precision == 0.05
@@ -300,7 +301,7 @@ KIND_JOBS: dict[str, dict[str, Any]] = {
         "kind": "bad_beat",
         "hands": 20_000,
         "shard_size": 1_000,
-        "game": {"players": 6},
+        "table": {"players": 6},
         "jackpot": {"min_losing_hand": "two pair"},
         "room": {"showdown_required": False},
     },
@@ -309,14 +310,16 @@ KIND_JOBS: dict[str, dict[str, Any]] = {
         "kind": "exhaustion",
         "hands": 20_000,
         "shard_size": 200,
-        "game": {"code": "F7S", "players": 8},
+        "game": "F7S",
+        "table": {"players": 8},
         "policy": {"fold_chance": 0.2},
     },
     "exhaustion (draw)": {
         "kind": "exhaustion",
         "hands": 5_000,
         "shard_size": 200,
-        "game": {"code": "F5CD", "players": 6},
+        "game": "F5CD",
+        "table": {"players": 6},
     },
     "rake": {"kind": "rake", "hands": 10_000, "shard_size": 500},
 }
@@ -354,7 +357,7 @@ def test_the_estimate_stops_nothing_while_undefined_zero_or_too_few_events() -> 
 
 def test_a_guts_game_censored_has_no_mean_to_stop_on() -> None:
     spec = {"kind": "guts", "sessions": 4_000, "shard_size": 500, "seed": 2, "precision": 0.5}
-    job = job_from_mapping({**spec, "game": {"max_deals": 2}})
+    job = job_from_mapping({**spec, "table": {"max_deals": 2}})
     tally = InlineRunner().run(job)
     assert job.model.main_estimate(tally).value is None
     assert tally.sessions == job.trials

@@ -20,7 +20,7 @@ JOB: dict[str, Any] = {
     "hands": 60_000,
     "seed": 4,
     "shard_size": 30_000,
-    "game": {"players": 6, "blinds": [50, 100]},
+    "table": {"players": 6, "blinds": [50, 100]},
     "players": [
         {"name": "regular", "seats": 4, "vpip": 0.2},
         {"name": "recreational", "vpip": 0.45, "chance": 0.35},

@@ -2,7 +2,7 @@
 to even, half up or up, to whole units; per increment of the pot; capped by the players dealt
 in; 'no flop, no drop'; the jackpot drop, fixed or a capped percentage, from pots that reach
 its threshold; and the reference engine and the economics kernel taking every figure from the
-same compiled functions (simulations/engine/rake_rules.py)."""
+same compiled functions (simulations/rules/rake_rules.py)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from simulations.engine import game_parts, rake_rules, settle
+from simulations.engine import game_parts, settle
 from simulations.engine.game import JackpotDrop, Rake, RakeRounding, holdem
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Limit
-from simulations.engine.rake_rules import (
+from simulations.models import table_kernel, table_tally
+from simulations.rules import rake_rules
+from simulations.rules.rake_rules import (
     ROUND_DOWN,
     ROUND_HALF_EVEN,
     ROUND_HALF_UP,
@@ -26,7 +28,6 @@ from simulations.engine.rake_rules import (
     linear_rake,
     rounded_quotient,
 )
-from simulations.models import table_kernel, table_tally
 
 
 def test_the_kernel_and_the_engine_call_the_same_rule_functions() -> None:

@@ -20,7 +20,7 @@ EVERY_HAND: dict[str, Any] = {
     "kind": "rake",
     "hands": 3_000,
     "seed": 8,
-    "game": {"players": 3, "blinds": [1, 2]},
+    "table": {"players": 3, "blinds": [1, 2]},
     "players": [{"name": "caller", "vpip": 1.0, "hand": "none", "chance": 1.0, "bet": 0.5}],
     "policies": [
         {"name": "10 %", "percent": 10},

@@ -34,7 +34,7 @@ kind = "bad_beat"
 hands = 24_000_000
 seed = 99
 shard_size = 500_000
-[game]
+[table]
 players = 9
 """
 SHARDS = 48

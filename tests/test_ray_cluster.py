@@ -44,7 +44,7 @@ kind = "bad_beat"
 hands = 12_000_000
 seed = 4321
 shard_size = 400_000
-[game]
+[table]
 players = 9
 """
 FINISH_TIMEOUT = 300.0

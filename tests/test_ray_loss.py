@@ -30,7 +30,7 @@ kind = "bad_beat"
 hands = 40_000_000
 seed = 321
 shard_size = 500_000
-[game]
+[table]
 players = 9
 """
 SHARDS = 80

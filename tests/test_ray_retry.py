@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from simulations.models import BadBeatModel
-from simulations.models.bad_beat import BadBeatRules
+from simulations.rules.jackpot import BadBeatRules
 from workers.job import Job
 from workers.runner import RayRunner
 

@@ -24,7 +24,7 @@ from service.stores import Store
 from tests.harness import Server, cardroom
 from tests.postgres import postgres  # noqa: F401  (the fixture)
 
-SPEC = {"kind": "bad_beat", "hands": 30, "seed": 5, "shard_size": 10, "game": {"players": 6}}
+SPEC = {"kind": "bad_beat", "hands": 30, "seed": 5, "shard_size": 10, "table": {"players": 6}}
 # A tally of a few hundred bytes per shard, so that a job's shard rows fill many pages.
 TALLY = {"hands": 10, "jackpot_hands": 0, "padding": "x" * 400}
 
@@ -169,7 +169,7 @@ def _tokens(tmp_path: Path) -> tuple[Path, str, str]:
 
 def _spec(trials: int, seed: int) -> pb.JobSpec:
     spec = pb.JobSpec(trials=trials, seed=seed, shard_size=min(trials, 10_000))
-    spec.bad_beat.game.players = 6
+    spec.bad_beat.table.players = 6
     return spec
 
 

@@ -102,7 +102,7 @@ def test_revoking_a_token_ends_its_open_watch_on_a_real_server(tmp_path: Path) -
         with grpc.insecure_channel(server.address) as channel:
             stub = pb_grpc.JobServiceStub(channel)
             spec = pb.JobSpec(trials=10**10, seed=4, shard_size=100_000)
-            spec.bad_beat.game.players = 6
+            spec.bad_beat.table.players = 6
             job = stub.SubmitJob(pb.SubmitJobRequest(spec=spec), metadata=as_bob, timeout=60).job
             stream = stub.WatchJob(pb.WatchJobRequest(id=job.id), metadata=as_bob)
             received: list[pb.WatchJobResponse] = []

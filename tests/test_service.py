@@ -25,7 +25,7 @@ kind = "bad_beat"
 hands = 400_000
 seed = 21
 shard_size = 50_000
-[game]
+[table]
 players = 10
 [jackpot]
 min_losing_hand = "full house"
@@ -54,7 +54,7 @@ def job_file(tmp_path: Path) -> Path:
 
 def _spec(**changes: object) -> pb.JobSpec:
     spec = pb.JobSpec(trials=20_000, seed=1, shard_size=10_000)
-    spec.bad_beat.game.players = 6
+    spec.bad_beat.table.players = 6
     for name, value in changes.items():
         setattr(spec, name, value)
     return spec
@@ -166,8 +166,8 @@ def test_bad_economics_settings_name_the_api_field(stub: pb_grpc.JobServiceStub)
 @pytest.mark.parametrize(
     ("game", "jackpot", "message"),
     [
-        ({"players": 11}, {}, "spec.bad_beat.game.players: must be at most 10"),
-        ({"variant": "stud"}, {}, "spec.bad_beat.game.variant: must be one of"),
+        ({"players": 11}, {}, "spec.bad_beat.table.players: must be at most 10"),
+        ({"game": "stud"}, {}, "spec.bad_beat.game: 'stud' is not a game code"),
         ({}, {"min_losing_hand": "AAAZZ"}, "spec.bad_beat.jackpot.min_losing_hand:"),
         ({}, {"hole_cards_play": 3}, "spec.bad_beat.jackpot.hole_cards_play: must be at most 2"),
     ],
@@ -177,7 +177,10 @@ def test_bad_model_settings_name_the_api_field(
 ) -> None:
     spec = _spec()
     for name, value in game.items():
-        setattr(spec.bad_beat.game, name, value)
+        if name == "game":
+            spec.bad_beat.game = str(value)
+        else:
+            setattr(spec.bad_beat.table, name, value)
     for name, value in jackpot.items():
         setattr(spec.bad_beat.jackpot, name, value)
     with pytest.raises(grpc.RpcError) as caught:
@@ -280,7 +283,7 @@ def test_cli_errors_are_one_line(server: Server, tmp_path: Path) -> None:
     bad.write_text(JOB.replace("players = 10", "players = 1"))
     done = server.cli("submit", str(bad))
     assert done.returncode == 2 and done.stderr.count("\n") == 1
-    assert "game.players: must be at least 2" in done.stderr
+    assert "table.players: must be at least 2" in done.stderr
     missing = server.cli("status", "job-ffffffffffff")
     assert missing.returncode == 1 and "NOT_FOUND" in missing.stderr
     unreachable = cardroom("list", "--address", "127.0.0.1:9", timeout=60)

@@ -32,7 +32,7 @@ pytestmark = pytest.mark.slow
 
 SEED = 48_151_623  # a seed no metric could show by chance
 LONG = pb.JobSpec(trials=1_000_000_000, seed=SEED, shard_size=2_000_000)
-LONG.bad_beat.game.players = 6
+LONG.bad_beat.table.players = 6
 
 
 @dataclass(frozen=True)

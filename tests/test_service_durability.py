@@ -19,7 +19,7 @@ kind = "bad_beat"
 hands = 12_000_000
 seed = 1234
 shard_size = 250_000
-[game]
+[table]
 players = 10
 [jackpot]
 min_losing_hand = "quads"

@@ -43,7 +43,7 @@ kind = "bad_beat"
 hands = 4_800_000
 seed = 77
 shard_size = 100_000
-[game]
+[table]
 players = 9
 """
 SHARDS = 48

@@ -24,7 +24,7 @@ from tests.harness import REPO, Server, cardroom, env, running_server
 pytestmark = pytest.mark.slow
 
 LONG = pb.JobSpec(trials=1_000_000_000, seed=3, shard_size=2_000_000)
-LONG.bad_beat.game.players = 6
+LONG.bad_beat.table.players = 6
 
 
 @pytest.fixture(scope="module")
@@ -246,7 +246,7 @@ def test_a_stored_job_that_no_longer_validates_fails_and_the_server_starts(
     data = tmp_path / "data"
     store = JobStore(data / "jobs.sqlite3")
     spec = {"kind": "bad_beat", "hands": 100, "seed": 1, "shard_size": 100}
-    bad = store.create("bad_beat", {**spec, "game": {"players": 99}}, 100, 1)
+    bad = store.create("bad_beat", {**spec, "table": {"players": 99}}, 100, 1)
     store.set_state(bad.id, JobState.RUNNING)
     good = store.create("bad_beat", spec, 100, 1)
     store.set_state(good.id, JobState.RUNNING)
@@ -257,7 +257,7 @@ def test_a_stored_job_that_no_longer_validates_fails_and_the_server_starts(
         stub = pb_grpc.JobServiceStub(ch)
         failed = stub.GetJob(pb.GetJobRequest(id=bad.id)).job  # already, as soon as ready
         assert failed.state == pb.JOB_STATE_FAILED
-        assert "stored specification is no longer valid: game.players" in failed.error
+        assert "stored specification is no longer valid: table.players" in failed.error
         watched = server.cli("watch", good.id, "--json")
         assert watched.returncode == 0, watched.stderr + server.log()
         assert json.loads(watched.stdout)["hands"] == 100
@@ -294,7 +294,7 @@ def test_ctrl_c_while_following_says_the_job_keeps_running(
     job_file = tmp_path / "job.toml"
     job_file.write_text(
         'kind = "bad_beat"\nhands = 40_000_000\nseed = 9\nshard_size = 1_000_000\n'
-        "[game]\nplayers = 6\n"
+        "[table]\nplayers = 6\n"
     )
     follow = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "--address", server.address,

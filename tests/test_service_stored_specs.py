@@ -33,9 +33,9 @@ BAD = {
     "job-0000000000a4": (
         "bad_beat",
         "running",
-        json.dumps({**GOOD, "game": {"players": 99}}),
+        json.dumps({**GOOD, "table": {"players": 99}}),
         1,
-        "no longer valid: game.players: must be at most 10, got 99",
+        "no longer valid: table.players: must be at most 10, got 99",
     ),
 }
 FINISHED_UNKNOWN = "job-0000000000a5"  # a finished job of a kind no longer offered

@@ -7,10 +7,11 @@ from collections.abc import Callable
 import pytest
 
 from simulations.cards import parse_card, parse_cards
+from simulations.checked import ECHO_LIMIT, digit_count, echo, number
 from simulations.decks import Deck
 from simulations.evaluators.floors import hand_floor
 from simulations.models.bad_beat import BadBeatModel
-from simulations.spec import ECHO_LIMIT, Fields, SpecError, digit_count, echo, number
+from simulations.spec import Fields, SpecError
 
 LONG = "x" * 100_000
 
@@ -73,7 +74,7 @@ def test_unknown_long_key_is_shortened() -> None:
         lambda text: parse_cards("As " + text),
         lambda text: parse_cards("As" + text),
         lambda text: Deck.stripped([text]),
-        lambda text: BadBeatModel(variant=text),
+        lambda text: BadBeatModel(game=text),
     ],
 )
 def test_parse_errors_echo_a_prefix(parse: Callable[[str], object]) -> None:

@@ -34,7 +34,7 @@ from service.store_postgres import PostgresJobStore
 from service.stores import Store
 from tests.postgres import postgres  # noqa: F401  (the fixture)
 
-SPEC = {"kind": "bad_beat", "hands": 30, "seed": 5, "shard_size": 10, "game": {"players": 6}}
+SPEC = {"kind": "bad_beat", "hands": 30, "seed": 5, "shard_size": 10, "table": {"players": 6}}
 
 
 def _progress(shards: int, hands: int) -> Progress:

@@ -111,7 +111,7 @@ def test_a_served_job_outlives_the_data_directory(
         with grpc.insecure_channel(server.address) as channel:
             stub = pb_grpc.JobServiceStub(channel)
             spec = pb.JobSpec(trials=20_000, seed=11, shard_size=10_000)
-            spec.bad_beat.game.players = 6
+            spec.bad_beat.table.players = 6
             job = stub.SubmitJob(pb.SubmitJobRequest(spec=spec)).job
             deadline = time.monotonic() + 300
             while job.state != pb.JOB_STATE_SUCCEEDED:
@@ -130,7 +130,7 @@ def test_a_served_job_outlives_the_data_directory(
         assert record is not None and record.state is JobState.SUCCEEDED
         assert record.result == served
         spec_mapping = {"kind": "bad_beat", "hands": 20_000, "seed": 11, "shard_size": 10_000}
-        assert record.result == local_report({**spec_mapping, "game": {"players": 6}})
+        assert record.result == local_report({**spec_mapping, "table": {"players": 6}})
         assert store.counts() == [("bad_beat", "succeeded", 1)]
     finally:
         store.close()

@@ -16,16 +16,17 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from simulations.engine import odd_chips, rake_rules
 from simulations.engine.game import RakeRounding
 from simulations.evaluators.floors import hand_floor
 from simulations.models import players as player_models
 from simulations.models import starting_hands, table_kernel, table_reference
-from simulations.models.bad_beat import BadBeatRules, count_jackpots
+from simulations.models.bad_beat import count_jackpots
 from simulations.models.players import EVERY_RIVER, SeatModel
 from simulations.models.table import Conditions, DropRule, Jackpot, RakePolicy, RakeRule, Table
 from simulations.models.table_kernel import CONDITIONS_MET, FLOPPED, SHOWDOWN, awards
 from simulations.models.table_reference import Reference
+from simulations.rules import rake_rules, settle
+from simulations.rules.jackpot import BadBeatRules
 
 SEED = 20_260_201
 HOUSE = RakePolicy(
@@ -101,7 +102,8 @@ def test_the_kernel_and_the_reference_player_share_the_decisions_and_the_arithme
     assert table_kernel.plays is starting_hands.plays is table_reference.plays
     assert table_kernel.continues is player_models.continues is table_reference.continues
     assert table_kernel.bet_size is player_models.bet_size is table_reference.bet_size
-    assert table_kernel.winner_chips is odd_chips.winner_chips
+    assert table_kernel.award_clockwise is settle.award_clockwise
+    assert table_kernel.uncalled_bet is settle.uncalled_bet
     for name in ("rake_amount", "drop_amount", "house_take", "applicable_cap"):
         assert getattr(table_kernel, name) is getattr(rake_rules, name), name
 
@@ -113,7 +115,7 @@ def test_a_hundred_thousand_holdem_hands_end_alike() -> None:
     judged at three levels (quads, aces full of kings, any full house) with one hole card
     playing and four of a kind from a pocket pair, on pots of 12 or more."""
     rules = BadBeatRules("full house", hole_cards_play=1, quads_need_pocket_pair=True)
-    table = _table("holdem", 6, rules, ("quads", "AAAKK", "full house"))
+    table = _table("NT", 6, rules, ("quads", "AAAKK", "full house"))
     bad, hits, showdowns = _mismatches(table, _seeds(100_000))
     assert not bad, bad[:10]
     assert hits > 300 and showdowns > 20_000
@@ -123,7 +125,7 @@ def test_omaha_hands_end_alike() -> None:
     """Omaha: exactly two hole cards play; the quads' rank in both hole cards, and no full
     house whose three of a kind is all on the board."""
     rules = BadBeatRules("full house", quads_need_pocket_pair=True, board_trips_full_house=False)
-    table = _table("omaha", 6, rules, ("quads", "AAAKK", "full house"))
+    table = _table("NO", 6, rules, ("quads", "AAAKK", "full house"))
     bad, hits, showdowns = _mismatches(table, _seeds(4_000, SEED + 1))
     assert not bad, bad[:10]
     assert hits > 20 and showdowns > 1_000
@@ -137,7 +139,7 @@ def test_omaha_bands_end_alike() -> None:
     rules = BadBeatRules(
         "full house", max_losing_hand="quads", max_winning_hand="quads", quads_need_pocket_pair=True
     )
-    table = _table("omaha", 6, rules, ("quads", "AAAKK", "full house"))
+    table = _table("NO", 6, rules, ("quads", "AAAKK", "full house"))
     bad, hits, _ = _mismatches(table, _seeds(4_000, SEED + 4))
     assert not bad, bad[:10]
     assert hits > 20
@@ -153,7 +155,7 @@ def test_hands_at_the_river_count_when_no_showdown_is_required() -> None:
     hits = {}
     for required in (True, False):
         table = Table(
-            "holdem",
+            "NT",
             6,
             (1, 2),
             kinds,
@@ -181,7 +183,7 @@ def test_every_seat_to_the_river_gives_the_classic_verdicts(rules: BadBeatRules)
     classic bad-beat kernel does on the same cards (its verdict at its one level)."""
     players = 10
     table = Table(
-        "holdem",
+        "NT",
         players,
         (1, 2),
         (replace(EVERY_RIVER, seats=players),),

@@ -79,7 +79,7 @@ def test_a_jobs_batches_tally_as_the_hands_played_whole() -> None:
         "10 % capped at 3", RakeRule(Fraction(1, 10), caps=((2, 3),)), DropRule(1, 20)
     )
     table = Table(
-        "holdem",
+        "NT",
         6,
         (1, 2),
         (SeatModel("a", 2, 0.3), SeatModel("b", None, 0.5, chance=0.4)),

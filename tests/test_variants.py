@@ -31,6 +31,7 @@ STABLE = {
     "FMAN": ("fixed-limit", "high (Manila)"),
     "PPIN": ("pot-limit", "high (Pinatubo)"),
     "FDB": ("fixed-limit", "high on board 1 / high on board 2"),
+    "NO": ("no-limit", "high"),
     "F7S": ("fixed-limit", "high"),
     "F7S/8": ("fixed-limit", "high / ace-to-five low, 8 or better"),
     "FR": ("fixed-limit", "ace-to-five low"),

@@ -1,6 +1,7 @@
 """The scenario's bad-beat jackpot (Rules 000_1a86611de8d3f5f7.txt, 'Bad beat jackpot': "paid
 when a sufficiently strong hand is shown down and loses to an even stronger hand held by
-another player"): the verdict held to the bad-beat model's plain reference on seeded deals,
+another player"): the verdict held to the brute-force oracle (tests/jackpot_oracle.py) on
+seeded deals,
 the shares worked out by hand, and the expectation through a played hand."""
 
 from __future__ import annotations
@@ -9,10 +10,11 @@ import numpy as np
 import pytest
 
 from simulations.cards import Card, parse_cards
-from simulations.models.bad_beat import BadBeatRules, reference_jackpot
+from simulations.rules.jackpot import BadBeatRules
 from simulations.verify.jackpot import JackpotRules, judge
 from simulations.verify.results import Difference, Outcome
 from simulations.verify.run import verify_text
+from tests.jackpot_oracle import jackpot_hit
 
 
 def cards(text: str) -> list[Card]:
@@ -54,9 +56,9 @@ RULES = [
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.describe())
-def test_the_verdict_agrees_with_the_reference(rules: BadBeatRules) -> None:
-    """Whether the jackpot is hit: the same as the bad-beat model's plain reference
-    (simulations/models/bad_beat.py), on 1,500 seeded deals rich in full houses and quads."""
+def test_the_verdict_agrees_with_the_oracle(rules: BadBeatRules) -> None:
+    """Whether the jackpot is hit: the same as the brute-force oracle, on 1,500 seeded deals
+    rich in full houses and quads."""
     rng = np.random.default_rng(20260)
     hits = 0
     for _ in range(1500):
@@ -65,7 +67,7 @@ def test_the_verdict_agrees_with_the_reference(rules: BadBeatRules) -> None:
         verdict = judge(
             board, dict(enumerate(holes)), JackpotRules(rules), players=players, button=players - 1
         )
-        expected = reference_jackpot(board, holes, rules)
+        expected = jackpot_hit(board, holes, rules)
         assert verdict.hit == expected, (board, holes)
         hits += expected
         if verdict.hit:

@@ -147,18 +147,18 @@ CASES = [
         "options.house.odd_chips",
         "nobody",
     ),
-    ("unknown key", BASE + "seed = 1\nstack = 3", "stack", "unknown key"),
+    ("unknown key", BASE + "seed = 1\nstack = 3", "stack", "not a known setting"),
     (
         "unknown expectation",
         BASE + "seed = 1\n[scenario.expect]\npot = 3",
         "expect.pot",
-        "unknown key",
+        "not a known setting",
     ),
     (
         "unknown key of a pot",
         BASE + 'seed = 1\n[scenario.expect]\npots = [{ amount = 3, winner = "p1" }]',
         "expect.pots[0].winner",
-        "unknown key",
+        "not a known setting",
     ),
     (
         "a player not at the table",
@@ -201,7 +201,7 @@ CASES = [
         "a post with an unknown key",
         BASE + 'seed = 1\nposts = [{ player = "p3", dead = true }]',
         "posts[0].dead",
-        "unknown key",
+        "not a known setting",
     ),
     (
         "two posts from one player",
@@ -273,7 +273,7 @@ CASES = [
     ),
     ("no cards", BASE, "actions", "none of them"),
     ("cards twice", BASE + 'seed = 1\ndeck = "AsKs"', "deck", "deck and seed"),
-    ("wrong type", BASE + 'seed = "one"', "seed", "must be a whole number"),
+    ("wrong type", BASE + 'seed = "one"', "seed", "must be an integer"),
     (
         "too many players",
         'game = "NT"\nstarting_stacks = [' + "100, " * 10 + "100]\nseed = 1",

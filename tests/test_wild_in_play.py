@@ -1,5 +1,5 @@
 """Wild cards decided by the deal: Follow the Queen, low hole card wild and Spit in the ocean
-(simulations/engine/wild_rules.py)."""
+(simulations/rules/wild_rules.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from simulations.engine.hand import Hand
 from simulations.engine.history import play_plainly
 from simulations.engine.limits import Stakes
 from simulations.engine.variants import variant
-from simulations.engine.wild_rules import follow_the_queen, low_board_card, low_hole_card
+from simulations.rules.wild_rules import follow_the_queen, low_board_card, low_hole_card
 
 
 def _up(text: str) -> list[Card]:

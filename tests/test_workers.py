@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulations.models import BadBeatModel
-from simulations.models.bad_beat import BadBeatRules
+from simulations.rules.jackpot import BadBeatRules
 from workers.job import Job
 from workers.plan import MAX_SHARDS, ShardPlan, shard_rng
 from workers.runner import InlineRunner, Progress, merge_in_order
@@ -104,7 +104,7 @@ def test_one_and_two_workers_give_byte_identical_json(tmp_path: Path) -> None:
     job = tmp_path / "job.toml"
     job.write_text(
         'kind = "bad_beat"\nhands = 600_000\nseed = 11\nshard_size = 50_000\n'
-        '[game]\nplayers = 10\n[jackpot]\nmin_losing_hand = "full house"\n'
+        '[table]\nplayers = 10\n[jackpot]\nmin_losing_hand = "full house"\n'
     )
     outputs = {}
     for mode in (["--workers", "1"], ["--workers", "2"], ["--in-process"]):

@@ -58,7 +58,6 @@ from simulations.engine.events import (
     Passed,
     Twisted,
 )
-from simulations.engine.exhaustion_rules import held_back
 from simulations.engine.forced import clockwise
 from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.phases import (
@@ -81,6 +80,7 @@ from simulations.engine.phases import (
 )
 from simulations.engine.pots import Chips
 from simulations.engine.split_hands import check_split, two_card_hands
+from simulations.rules.exhaustion_rules import held_back
 
 
 @trait  # a mixin of Hand: the compiled engine allows one base class besides traits

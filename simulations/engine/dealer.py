@@ -52,7 +52,9 @@ from simulations.engine.events import (
     PileMade,
     Reshuffled,
 )
-from simulations.engine.exhaustion_rules import (
+from simulations.engine.game import ExhaustionRule, GameDefinition
+from simulations.engine.phases import Deal
+from simulations.rules.exhaustion_rules import (
     DRAW_ALL_DISCARDS,
     DRAW_EARLIER_ROUNDS,
     DRAW_OTHERS_DISCARDS,
@@ -64,8 +66,6 @@ from simulations.engine.exhaustion_rules import (
     stud_shortfall,
     wsop_last_street,
 )
-from simulations.engine.game import ExhaustionRule, GameDefinition
-from simulations.engine.phases import Deal
 
 # The draw rules as the shared compiled functions take them.
 _DRAW_RULES = {
@@ -283,7 +283,7 @@ class Dealer:
         stub = self.deck.remaining
         if not self.game.exhaustion.for_stud:  # check_deal refused such a deck
             raise AssertionError(f"{phase.street}: the deck ran out of cards")
-        # The shared rule (simulations.engine.exhaustion_rules), as the kernel applies it.
+        # The shared rule (simulations.rules.exhaustion_rules), as the kernel applies it.
         shortfall = stud_shortfall(stub, len(spare), needed, phase.per_player + phase.board)
         reused, community = int(shortfall[0]), bool(shortfall[1])
         self.events.append(Exhausted(phase.street, stub, reused, community))
@@ -299,7 +299,7 @@ class Dealer:
 
     def _count_before_last_street(self, phase: Deal, live: int) -> bool:
         """WSOP Rule 228 before the last street (the shared arithmetic,
-        :func:`~simulations.engine.exhaustion_rules.wsop_last_street`): scramble the burn
+        :func:`~simulations.rules.exhaustion_rules.wsop_last_street`): scramble the burn
         cards into the stub where the rule says so; returns whether the street is one
         community card."""
         cards = phase.per_player * live + phase.board
@@ -312,7 +312,7 @@ class Dealer:
 
     def replacement(self, seat: int, draw: int, street: str) -> Card:
         """The next replacement card for ``seat`` in draw number ``draw``."""
-        # The shared rule (simulations.engine.exhaustion_rules) decides only near the bottom
+        # The shared rule (simulations.rules.exhaustion_rules) decides only near the bottom
         # of the stub: a call into compiled code costs more than the test it saves.
         remaining = self.deck.remaining
         if remaining <= 1 and must_reshuffle(

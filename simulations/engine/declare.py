@@ -74,7 +74,7 @@ def split_declared(
     (ties split, odd chips by ``rule``, the odd chip between the halves to the high); with no
     one declaring one way, the other takes the whole pot.  Should every player in the pot
     have declared both ways and failed, no declaration stands and the cards speak for both
-    halves (the texts are silent; see the README's Readings).
+    halves (the texts are silent; see docs/readings.md).
     """
     for seat in eligible:
         if declared[seat] is Declaration.BOTH and _scoops(seat, eligible, values, declared):

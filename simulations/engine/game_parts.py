@@ -13,7 +13,8 @@ import numpy as np
 
 from simulations.cards import MAX_JOKERS, Rank
 from simulations.decks import Deck
-from simulations.engine.rake_rules import (
+from simulations.evaluators.stud_showing import BringIn
+from simulations.rules.rake_rules import (
     NO_CAP,
     ROUND_DOWN,
     ROUND_HALF_EVEN,
@@ -23,7 +24,6 @@ from simulations.engine.rake_rules import (
     drop_amount,
     rake_amount,
 )
-from simulations.evaluators.stud_showing import BringIn
 
 
 class ExhaustionRule(StrEnum):
@@ -186,7 +186,7 @@ class RakeRounding(StrEnum):
 
     @property
     def code(self) -> int:
-        """The rule as :mod:`simulations.engine.rake_rules` takes it."""
+        """The rule as :mod:`simulations.rules.rake_rules` takes it."""
         return {"down": ROUND_DOWN, "half-even": ROUND_HALF_EVEN, "half-up": ROUND_HALF_UP}.get(
             self.value, ROUND_UP
         )
@@ -201,7 +201,7 @@ class Rake:
     ``increment`` of the pot — and at most the cap for the number of players dealt in
     (``caps``: (players, cap) pairs, the entry with the most players not above the count
     applies).  With ``no_flop_no_drop`` a hand that ends before the second street pays
-    nothing.  The arithmetic is :mod:`simulations.engine.rake_rules`'.
+    nothing.  The arithmetic is :mod:`simulations.rules.rake_rules`'.
     """
 
     percent: Fraction

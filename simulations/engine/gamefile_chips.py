@@ -51,30 +51,32 @@ class HouseRules:
 
 
 def read_stakes(table: Table, limit: Limit, betting_rounds: int) -> Stakes:
-    small = read_integer(table.require("small_bet"), table.at("small_bet"), 1, MAX_CHIPS)
+    small = read_integer(table.require("small_bet"), table.path("small_bet"), 1, MAX_CHIPS)
     big = table.optional_integer("big_bet", 1)
     big_round = table.integer("big_bet_round", 2, 0, MAX_CARDS)
     if table.has("big_bet_round") and big is None:
-        raise Invalid(table.at("big_bet_round"), "goes with a big_bet")
+        raise Invalid(table.path("big_bet_round"), "goes with a big_bet")
     if big is not None and big_round >= betting_rounds:
         raise Invalid(
-            table.at("big_bet_round"),
+            table.path("big_bet_round"),
             f"the game has {betting_rounds} betting rounds (0 to {betting_rounds - 1}): "
             f"round {big_round} never comes, so the big bet is never made",
         )
     if big is not None and big < small:
-        raise Invalid(table.at("big_bet"), f"must be at least small_bet ({small}), got {big}")
+        raise Invalid(table.path("big_bet"), f"must be at least small_bet ({small}), got {big}")
     max_bets = table.optional_integer("max_bets", 1, 1000)
     lifted = table.boolean("cap_lifted_heads_up", True)
     if table.has("cap_lifted_heads_up") and max_bets is None:
-        raise Invalid(table.at("cap_lifted_heads_up"), "only a capped game (max_bets) lifts a cap")
+        raise Invalid(
+            table.path("cap_lifted_heads_up"), "only a capped game (max_bets) lifts a cap"
+        )
     spreads: list[tuple[int, int]] = []
     if table.has("spreads"):
         if limit is not Limit.SPREAD:
-            raise Invalid(table.at("spreads"), f"only spread limit has spreads, not {limit}")
-        rows = read_list(table.require("spreads"), table.at("spreads"))
+            raise Invalid(table.path("spreads"), f"only spread limit has spreads, not {limit}")
+        rows = read_list(table.require("spreads"), table.path("spreads"))
         for i, row in enumerate(rows):
-            where = f"{table.at('spreads')}[{i}]"
+            where = f"{table.path('spreads')}[{i}]"
             pair = read_list(row, where)
             if len(pair) != 2:
                 raise Invalid(where, f"a spread is [least, most], got {len(pair)} values")
@@ -83,13 +85,13 @@ def read_stakes(table: Table, limit: Limit, betting_rounds: int) -> Stakes:
                 raise Invalid(where, f"the least ({low}) is more than the most ({high})")
             spreads.append((low, high))
         if not spreads:
-            raise Invalid(table.at("spreads"), "gives no spread")
+            raise Invalid(table.path("spreads"), "gives no spread")
     elif limit is Limit.SPREAD:
-        raise Invalid(table.at("spreads"), "spread limit needs its spreads: [[least, most], ...]")
+        raise Invalid(table.path("spreads"), "spread limit needs its spreads: [[least, most], ...]")
     unit = table.integer("unit", 1, 1)
     sizes: tuple[int, ...] = ()
     if table.has("sizes"):
-        where = table.at("sizes")
+        where = table.path("sizes")
         if limit is not Limit.FIXED:
             raise Invalid(where, f"only fixed limit takes round-by-round sizes, not {limit}")
         if big is not None:
@@ -111,7 +113,7 @@ def read_forced(table: Table, house: Table) -> tuple[ForcedBets, BringIn | None]
     ante = table.integer("ante", 0)
     blinds: tuple[int, ...] = ()
     if table.has("blinds"):
-        where = table.at("blinds")
+        where = table.path("blinds")
         values = read_list(table.require("blinds"), where)
         blinds = tuple(read_integer(v, f"{where}[{i}]", 1, MAX_CHIPS) for i, v in enumerate(values))
         if not 1 <= len(blinds) <= 3:
@@ -124,20 +126,21 @@ def read_forced(table: Table, house: Table) -> tuple[ForcedBets, BringIn | None]
     on_button = table.boolean("first_blind_on_button", False)
     if on_button and len(blinds) != 3:
         raise Invalid(
-            table.at("first_blind_on_button"), "only a three-blind structure has one on the button"
+            table.path("first_blind_on_button"),
+            "only a three-blind structure has one on the button",
         )
     bring_in = table.integer("bring_in", 0)
     bring_in_by = table.choice("bring_in_by", BringIn) if table.has("bring_in_by") else None
     if bring_in_by is not None and not bring_in:
-        raise Invalid(table.at("bring_in_by"), "the game has no bring-in")
+        raise Invalid(table.path("bring_in_by"), "the game has no bring-in")
     if bring_in and blinds:
-        raise Invalid(table.at("bring_in"), "a game opens with blinds or a bring-in, not both")
+        raise Invalid(table.path("bring_in"), "a game opens with blinds or a bring-in, not both")
     big_blind_ante = table.integer("big_blind_ante", 0)
     if big_blind_ante and not blinds:
-        raise Invalid(table.at("big_blind_ante"), "a big-blind ante needs a big blind to post it")
+        raise Invalid(table.path("big_blind_ante"), "a big-blind ante needs a big blind to post it")
     order = house.choice("big_blind_ante_order", BigBlindAnteOrder, BigBlindAnteOrder.BLIND_FIRST)
     if house.has("big_blind_ante_order") and not big_blind_ante:
-        raise Invalid(house.at("big_blind_ante_order"), "the game has no big-blind ante")
+        raise Invalid(house.path("big_blind_ante_order"), "the game has no big-blind ante")
     table.finish()
     return ForcedBets(ante, blinds, on_button, bring_in, big_blind_ante, order), bring_in_by
 
@@ -181,13 +184,13 @@ def _rake(value: object, path: str) -> Rake:
     try:
         percent = percentage(table.require("percent"))
     except ValueError as err:
-        raise Invalid(table.at("percent"), str(err)) from None
+        raise Invalid(table.path("percent"), str(err)) from None
     caps: list[tuple[int, int]] = []
     if table.has("caps"):
-        for i, row in enumerate(read_list(table.require("caps"), table.at("caps"))):
-            cap = Table(row, f"{table.at('caps')}[{i}]")
-            players = read_integer(cap.require("players"), cap.at("players"), 2, MAX_PLAYERS)
-            caps.append((players, read_integer(cap.require("cap"), cap.at("cap"), 0, MAX_CHIPS)))
+        for i, row in enumerate(read_list(table.require("caps"), table.path("caps"))):
+            cap = Table(row, f"{table.path('caps')}[{i}]")
+            players = read_integer(cap.require("players"), cap.path("players"), 2, MAX_PLAYERS)
+            caps.append((players, read_integer(cap.require("cap"), cap.path("cap"), 0, MAX_CHIPS)))
             cap.finish()
     no_flop_no_drop = table.boolean("no_flop_no_drop", True)
     unit = table.integer("unit", 1, 1)
@@ -197,7 +200,7 @@ def _rake(value: object, path: str) -> Rake:
 
 def _jackpot(value: object, path: str) -> JackpotDrop:
     table = Table(value, path)
-    amount = read_integer(table.require("amount"), table.at("amount"), 1, MAX_CHIPS)
-    threshold = read_integer(table.require("threshold"), table.at("threshold"), amount, MAX_CHIPS)
+    amount = read_integer(table.require("amount"), table.path("amount"), 1, MAX_CHIPS)
+    threshold = read_integer(table.require("threshold"), table.path("threshold"), amount, MAX_CHIPS)
     table.finish()
     return JackpotDrop(amount, threshold)

@@ -160,14 +160,14 @@ def _phase(item: object, path: str) -> Phase:
     else:
         street = table.string(kind.value)
         if not street.strip() or len(street) > 40:
-            raise Invalid(table.at(kind.value), "the street's name is 1 to 40 characters")
+            raise Invalid(table.path(kind.value), "the street's name is 1 to 40 characters")
         if kind is PhaseKind.DEAL:
             phase = _deal(table, street, path)
         elif kind is PhaseKind.DONATE:
             count = table.integer("count", 1, 1, MAX_CARDS)
             phase = Donate(street, count, table.integer("pile", 7, 1, MAX_CARDS))
         elif kind is PhaseKind.TWIST:
-            price = read_integer(table.require("price"), table.at("price"), 0, MAX_CHIPS)
+            price = read_integer(table.require("price"), table.path("price"), 0, MAX_CHIPS)
             phase = Twist(street, price, table.boolean("again", False))
         elif kind is PhaseKind.PAY:
             phase = Pay(street, _one_rank(table, "rank"))
@@ -216,21 +216,21 @@ def _deal(table: Table, street: str, path: str) -> Deal:
     burn = table.boolean("burn", False)
     pile = table.boolean("from_pile", False)
     if pile and (down or up):
-        raise Invalid(table.at("from_pile"), "the pile deals the board only: give board alone")
+        raise Invalid(table.path("from_pile"), "the pile deals the board only: give board alone")
     if pile and burn:
-        raise Invalid(table.at("burn"), "a board from the pile burns no card")
+        raise Invalid(table.path("burn"), "a board from the pile burns no card")
     extra_up = _one_rank(table, "extra_up") if table.has("extra_up") else None
     if extra_up is not None and (not up or board):
         raise Invalid(
-            table.at("extra_up"), "an extra upcard follows an upcard: the deal needs up cards"
+            table.path("extra_up"), "an extra upcard follows an upcard: the deal needs up cards"
         )
     return Deal(street, down, up, board, burn, pile, extra_up)
 
 
 def _one_rank(table: Table, key: str) -> Rank:
-    ranks = read_ranks(table.require(key), table.at(key))
+    ranks = read_ranks(table.require(key), table.path(key))
     if len(ranks) != 1:
-        raise Invalid(table.at(key), "names one rank")
+        raise Invalid(table.path(key), "names one rank")
     return ranks[0]
 
 
@@ -238,35 +238,37 @@ def _bet(table: Table) -> Bet:
     """A betting round written as a table: the one form that can name its openers and who
     acts first."""
     if table.require("bet") is not True:
-        raise Invalid(table.at("bet"), "a betting round is written bet = true (or 'bet')")
+        raise Invalid(table.path("bet"), "a betting round is written bet = true (or 'bet')")
     opens_with = None
     if table.has("opens_with"):
-        ranks = read_ranks(table.require("opens_with"), table.at("opens_with"))
+        ranks = read_ranks(table.require("opens_with"), table.path("opens_with"))
         if len(ranks) != 1:
-            raise Invalid(table.at("opens_with"), "names one rank: the lowest pair that opens")
+            raise Invalid(table.path("opens_with"), "names one rank: the lowest pair that opens")
         opens_with = ranks[0]
     first = table.choice("first", FirstToAct, FirstToAct.GAME)
     progressive = table.boolean("progressive", False)
     if progressive and opens_with is None:
-        raise Invalid(table.at("progressive"), "progressive openers need opens_with")
+        raise Invalid(table.path("progressive"), "progressive openers need opens_with")
     if_passed = table.choice("if_passed", IfPassed) if table.has("if_passed") else None
     checks = table.boolean("checks", True)
     if not checks and (if_passed or IfPassed.PLAY_ON) is not IfPassed.PLAY_ON:
-        raise Invalid(table.at("checks"), "a round without checking cannot be passed out")
+        raise Invalid(table.path("checks"), "a round without checking cannot be passed out")
     if not checks and opens_with is not None:
-        raise Invalid(table.at("checks"), "a round with openers lets players check")
+        raise Invalid(table.path("checks"), "a round with openers lets players check")
     return Bet(opens_with, first, progressive, if_passed, checks)
 
 
 def read_deck(table: Table, draws: bool, board: int) -> tuple[DeckSpec, ExhaustionRule, bool, bool]:
     """(the deck, its exhaustion rule, deals_bottom_card, five_consecutive)."""
-    ranks = read_ranks(table.raw("ranks"), table.at("ranks")) if table.has("ranks") else tuple(Rank)
+    ranks = (
+        read_ranks(table.raw("ranks"), table.path("ranks")) if table.has("ranks") else tuple(Rank)
+    )
     jokers = table.integer("jokers", 0, 0, MAX_JOKERS)
     exhaustion = table.choice("exhaustion", ExhaustionRule, ExhaustionRule.NONE)
     rules: list[bool] = []
     for key in ("deals_bottom_card", "five_consecutive"):
         if table.has(key) and not draws:
-            raise Invalid(table.at(key), "is a rule of the draw, and the game has no draw")
+            raise Invalid(table.path(key), "is a rule of the draw, and the game has no draw")
         rules.append(table.boolean(key, False))
     table.finish()
     if exhaustion.for_draw and not draws:

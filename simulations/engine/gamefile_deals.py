@@ -28,9 +28,9 @@ ShowdownReader = Callable[[Table], tuple[Showdown, Selection | None]]
 
 def read_kill(table: Table, deck: DeckSpec) -> KillCards | None:
     """The ``[kill]`` table, or None when the file has none."""
-    if not table.items:
+    if not table.mapping:
         return None
-    where = table.at("cards")
+    where = table.path("cards")
     text = table.require("cards")
     if not isinstance(text, str):
         raise Invalid(where, 'is a string of cards, such as "Kh" or "Qs Kh"')
@@ -56,15 +56,15 @@ def read_switch(
     table: Table, selection: Selection | None, read_showdown: ShowdownReader
 ) -> Switch | None:
     """The ``[switch]`` table, or None; its showdown plays the same cards as the game's."""
-    if not table.items:
+    if not table.mapping:
         return None
     name = table.string("name")
     if not name.strip() or len(name) > 80 or not name.isprintable():
-        raise Invalid(table.at("name"), "a name is 1 to 80 printable characters on one line")
+        raise Invalid(table.path("name"), "a name is 1 to 80 printable characters on one line")
     showdown, switched_selection = read_showdown(table.table("showdown"))
     if switched_selection != selection:
         raise Invalid(
-            table.at("showdown.use"), "the game switched to plays the same cards as the game"
+            table.path("showdown.use"), "the game switched to plays the same cards as the game"
         )
     table.finish()
     return Switch(name, showdown)

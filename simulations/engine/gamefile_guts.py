@@ -182,7 +182,7 @@ def read_guts(top: Table, code: str, name: str, players: tuple[int, int], source
 def _only(table: Table, key: str, allowed: bool, condition: str) -> None:
     """Refuse ``key`` where the file's other choices give it no meaning."""
     if table.has(key) and not allowed:
-        raise Invalid(table.at(key), f"means something only with {condition}")
+        raise Invalid(table.path(key), f"means something only with {condition}")
 
 
 def _cap(pot: Table, ante: int) -> int | None:

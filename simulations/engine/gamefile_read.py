@@ -1,6 +1,6 @@
-"""The strict readers a game file is read with: a table that refuses every key it was not
-asked for, and typed values (integers in a range, strings, a name from an enum's list, lists,
-rank symbols), each mistake an :class:`Invalid` naming its field.
+"""The strict readers a game file is read with: the shared table reader of
+:mod:`simulations.checked` (a table that refuses every key it was not asked for, typed values,
+a name from an enum's list), raising :class:`Invalid` naming the field, and rank symbols.
 
 They know nothing of poker's sections; :mod:`simulations.engine.gamefile` attaches the file's
 name to an :class:`Invalid` when it reaches the caller.
@@ -8,12 +8,21 @@ name to an :class:`Invalid` when it reaches the caller.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from enum import Enum
 from typing import Any, TypeVar
 
 from simulations.cards import RANK_SYMBOLS, Rank
-from simulations.spec import echo, shown_key, type_name
+from simulations.checked import (
+    REQUIRED,
+    CheckedTable,
+    FieldError,
+    choice_value,
+    echo,
+    integer_value,
+    list_value,
+    string_value,
+    type_name,
+)
 
 __all__ = [
     "MAX_CARDS",
@@ -41,116 +50,43 @@ MAX_SHOWDOWN_CARDS = 24
 E = TypeVar("E", bound=Enum)
 
 
-class Invalid(ValueError):
+class Invalid(FieldError):
     """A problem found while reading, before the file's name is attached."""
 
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
+    root = "game"
 
 
-class Table:
-    """One table of the file; remembers which keys were read so that :meth:`finish` can
-    refuse the rest (a misspelt key is an error, not an ignored line)."""
+class Table(CheckedTable):
+    """One table of the file, read by the shared reader (errors are :class:`Invalid`); an
+    integer is a count of chips (0 up to :data:`MAX_CHIPS`) unless bounds are given."""
 
-    def __init__(self, value: object, path: str) -> None:
-        if not isinstance(value, Mapping):
-            raise Invalid(path or "game", f"must be a table, not {type_name(value)}")
-        self.items: Mapping[str, Any] = value
-        self.path = path
-        self.read: set[str] = set()
+    error = Invalid
 
-    def at(self, key: str) -> str:
-        # The user's own keys land here too (a player's name, an unknown key): quoted
-        # unless a plain word, so that the path stays one line and shows the key.
-        shown = shown_key(key)
-        return f"{self.path}.{shown}" if self.path else shown
+    def integer(
+        self, key: str, default: int = REQUIRED, low: int | None = 0, high: int | None = MAX_CHIPS
+    ) -> int:
+        return super().integer(key, default, low, high)
 
-    def has(self, key: str) -> bool:
-        return key in self.items
-
-    def raw(self, key: str) -> Any:
-        self.read.add(key)
-        return self.items.get(key)
-
-    def require(self, key: str) -> Any:
-        self.read.add(key)
-        if key not in self.items:
-            raise Invalid(self.at(key), "is required")
-        return self.items[key]
-
-    def integer(self, key: str, default: int, low: int = 0, high: int = MAX_CHIPS) -> int:
-        if key not in self.items:
-            self.read.add(key)
-            return default
-        return read_integer(self.require(key), self.at(key), low, high)
-
-    def optional_integer(self, key: str, low: int = 0, high: int = MAX_CHIPS) -> int | None:
-        if key not in self.items:
-            self.read.add(key)
-            return None
-        return read_integer(self.require(key), self.at(key), low, high)
-
-    def boolean(self, key: str, default: bool) -> bool:
-        if key not in self.items:
-            self.read.add(key)
-            return default
-        value = self.require(key)
-        if not isinstance(value, bool):
-            raise Invalid(self.at(key), f"must be true or false, not {type_name(value)}")
-        return value
-
-    def string(self, key: str, default: str | None = None) -> str:
-        if key not in self.items and default is not None:
-            self.read.add(key)
-            return default
-        return read_string(self.require(key), self.at(key))
-
-    def choice(self, key: str, kind: type[E], default: E | None = None) -> E:
-        """A value of the enum ``kind``, written as the enum's value."""
-        if key not in self.items and default is not None:
-            self.read.add(key)
-            return default
-        return read_choice(self.require(key), self.at(key), kind)
-
-    def table(self, key: str) -> Table:
-        value = self.raw(key)
-        return Table({} if value is None else value, self.at(key))
-
-    def finish(self) -> None:
-        for key in self.items:
-            if key not in self.read:
-                known = ", ".join(sorted(self.read))
-                raise Invalid(self.at(key), f"is not a known setting (known: {known})")
+    def optional_integer(
+        self, key: str, low: int | None = 0, high: int | None = MAX_CHIPS
+    ) -> int | None:
+        return super().optional_integer(key, low, high)
 
 
 def read_integer(value: object, path: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise Invalid(path, f"must be an integer, not {type_name(value)}")
-    if not low <= value <= high:
-        raise Invalid(path, f"must be {low:,} to {high:,}, got {echo(value)}")
-    return value
+    return integer_value(value, path, low, high, Invalid)
 
 
 def read_string(value: object, path: str) -> str:
-    if not isinstance(value, str):
-        raise Invalid(path, f"must be a string, not {type_name(value)}")
-    return value
+    return string_value(value, path, None, Invalid)
 
 
 def read_choice(value: object, path: str, kind: type[E]) -> E:
-    allowed = [str(member.value) for member in kind]
-    if isinstance(value, str) and value in allowed:
-        return kind(value)
-    shown = echo(value) if isinstance(value, str) else type_name(value)
-    raise Invalid(path, f"must be one of {', '.join(map(repr, allowed))}; got {shown}")
+    return choice_value(value, path, kind, Invalid)
 
 
 def read_list(value: object, path: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise Invalid(path, f"must be a list, not {type_name(value)}")
-    return value
+    return list_value(value, path, Invalid)
 
 
 def read_ranks(text: object, path: str) -> tuple[Rank, ...]:

@@ -55,7 +55,6 @@ from simulations.engine.gamefile_read import (
     type_name,
 )
 from simulations.engine.showdown import Half, HandRanking, Showdown
-from simulations.engine.wild_rules import DealtWild
 from simulations.evaluators.addition import HIGHEST_TOTAL, LOWEST_TOTAL
 from simulations.evaluators.lowball import Qualifier
 from simulations.evaluators.selection import (
@@ -85,6 +84,7 @@ from simulations.evaluators.systems import (
     RankingSystem,
     Shape,
 )
+from simulations.rules.wild_rules import DealtWild
 from simulations.spec import echo
 
 __all__ = ["read_showdown"]
@@ -97,7 +97,7 @@ def read_showdown(
     given the cards the phases leave each player (``held``) and on the ``board``."""
     use = table.require("use")
     boards = table.raw("boards") if table.has("boards") else None
-    where = table.at("halves")
+    where = table.path("halves")
     rows = read_list(table.require("halves"), where)
     if len(rows) not in (1, 2):
         raise Invalid(where, f"one half (the whole pot) or two (high, then low), got {len(rows)}")
@@ -211,16 +211,16 @@ def _caps(value: object, held: int) -> tuple[Cap, ...]:
     for i, row in enumerate(rows):
         where = f"{path}[{i}]"
         table = Table(row, where)
-        cards = read_list(table.require("cards"), table.at("cards"))
+        cards = read_list(table.require("cards"), table.path("cards"))
         positions = tuple(
             read_integer(p, f"{where}.cards[{j}]", 0, max(held - 1, 0)) for j, p in enumerate(cards)
         )
         if not positions or len(set(positions)) != len(positions):
-            raise Invalid(table.at("cards"), "names one or more distinct cards of the hand")
-        most = read_integer(table.require("at_most"), table.at("at_most"), 0, HAND_SIZE)
+            raise Invalid(table.path("cards"), "names one or more distinct cards of the hand")
+        most = read_integer(table.require("at_most"), table.path("at_most"), 0, HAND_SIZE)
         if most >= len(positions):
             raise Invalid(
-                table.at("at_most"),
+                table.path("at_most"),
                 f"{most} of {len(positions)} cards restricts nothing: allow fewer than all",
             )
         table.finish()
@@ -328,21 +328,21 @@ def _half(table: Table, deck: DeckSpec, game_name: str) -> Half:
         text = table.string("qualifier")
         if text not in _QUALIFIERS:
             allowed = ", ".join(map(repr, _QUALIFIERS))
-            raise Invalid(table.at("qualifier"), f"must be one of {allowed}; got {echo(text)}")
+            raise Invalid(table.path("qualifier"), f"must be one of {allowed}; got {echo(text)}")
         if ranking is not HandRanking.ACE_TO_FIVE_LOW:
-            raise Invalid(table.at("qualifier"), f"qualifies an ace-to-five low, not {ranking}")
+            raise Invalid(table.path("qualifier"), f"qualifies an ace-to-five low, not {ranking}")
         qualifier = _QUALIFIERS[text]
     if ranking is not HandRanking.HIGH:
         for key in _SYSTEM_KEYS:
             if table.has(key):
                 raise Invalid(
-                    table.at(key),
+                    table.path(key),
                     f"belongs to a high half's ranking system; a {ranking} half ranks by its "
                     "name alone (a joker there is the bug)",
                 )
         if deck.jokers and ranking is not HandRanking.ACE_TO_FIVE_LOW:
             raise Invalid(
-                table.at("ranking"),
+                table.path("ranking"),
                 f"the deck holds jokers, and a joker plays as the bug only in an ace-to-five "
                 f"low, not in {ranking}",
             )
@@ -354,7 +354,7 @@ def _half(table: Table, deck: DeckSpec, game_name: str) -> Half:
     system = _system(table, deck, game_name, needed=dealt_wild is not None)
     face_up = None
     if table.has("jokers_face_up"):
-        where = table.at("jokers_face_up")
+        where = table.path("jokers_face_up")
         if system is None or not deck.jokers:
             raise Invalid(where, "the deck holds no jokers (deck.jokers)")
         named = read_choice(table.require("jokers_face_up"), where, _JokerName)
@@ -376,13 +376,13 @@ def _system(
         label = deck.label
         if not table.has("ace_low"):
             raise Invalid(
-                table.at("ace_low"),
+                table.path("ace_low"),
                 f"the deck is stripped ({label}): say whether the ace may play below "
                 f"{deck.ranks[0].symbol} in a straight (true or false)",
             )
         if not table.has("flush_beats_full_house") and not table.has("order"):
             raise Invalid(
-                table.at("flush_beats_full_house"),
+                table.path("flush_beats_full_house"),
                 f"the deck is stripped ({label}): say whether a flush beats a full house (or "
                 "give the whole order)",
             )
@@ -391,32 +391,34 @@ def _system(
     if table.has("order"):
         if table.has("flush_beats_full_house"):
             raise Invalid(
-                table.at("flush_beats_full_house"),
+                table.path("flush_beats_full_house"),
                 "the order says where a flush stands: give one or the other",
             )
-        order = _order(table.require("order"), table.at("order"))
+        order = _order(table.require("order"), table.path("order"))
     elif table.boolean("flush_beats_full_house", False):
         order = FLUSH_OVER_FULL_HOUSE
     role = JokerRole.NONE
     if table.has("jokers"):
         if not deck.jokers:
-            raise Invalid(table.at("jokers"), "the deck holds no jokers (deck.jokers)")
-        named = read_choice(table.require("jokers"), table.at("jokers"), _JokerName)
+            raise Invalid(table.path("jokers"), "the deck holds no jokers (deck.jokers)")
+        named = read_choice(table.require("jokers"), table.path("jokers"), _JokerName)
         role = JokerRole.WILD if named is _JokerName.WILD else JokerRole.BUG
     elif deck.jokers:
         raise Invalid(
-            table.at("jokers"),
+            table.path("jokers"),
             f"the deck holds {deck.jokers} joker(s): say what a joker is, 'wild' or 'bug'",
         )
     wild_ranks: frozenset[Rank] = frozenset()
     if table.has("wild_ranks"):
-        wild_ranks = frozenset(read_ranks(table.require("wild_ranks"), table.at("wild_ranks")))
+        wild_ranks = frozenset(read_ranks(table.require("wild_ranks"), table.path("wild_ranks")))
         missing = sorted(wild_ranks - set(deck.ranks))
         if missing:
-            raise Invalid(table.at("wild_ranks"), f"{missing[0].symbol} is not a rank of the deck")
+            raise Invalid(
+                table.path("wild_ranks"), f"{missing[0].symbol} is not a rank of the deck"
+            )
     wild_cards: frozenset[Card] = frozenset()
     if table.has("wild_cards"):
-        where = table.at("wild_cards")
+        where = table.path("wild_cards")
         text = read_string(table.require("wild_cards"), where)
         try:
             wild_cards = frozenset(parse_cards(text))
@@ -428,7 +430,7 @@ def _system(
     adds_to = table.integer("adds_to", 0, LOWEST_TOTAL, HIGHEST_TOTAL)
     if adds_to and deck.jokers:
         raise Invalid(
-            table.at("adds_to"), "wild cards made by addition are not defined with jokers"
+            table.path("adds_to"), "wild cards made by addition are not defined with jokers"
         )
     name = table.string("name", game_name)
     needed = needed or bool(
@@ -442,7 +444,7 @@ def _system(
     )
     if not needed:
         if table.has("name"):
-            raise Invalid(table.at("name"), "names a ranking system, and this half has none")
+            raise Invalid(table.path("name"), "names a ranking system, and this half has none")
         return None
     try:
         return RankingSystem(
@@ -458,7 +460,7 @@ def _system(
             adds_to=adds_to,
         )
     except ValueError as err:
-        raise Invalid(table.path, str(err)) from None
+        raise Invalid(table.prefix, str(err)) from None
 
 
 def _order(value: object, path: str) -> tuple[Shape, ...]:

@@ -70,8 +70,8 @@ from simulations.engine.guts_game import (
     ViciousPayers,
     WorstHandPays,
 )
-from simulations.engine.guts_rules import MATCH, NO_CAP, VICIOUS, WORST_HAND_DOUBLES, over_cap, owed
 from simulations.engine.pots import clockwise_from_button, split
+from simulations.rules.guts_rules import MATCH, NO_CAP, VICIOUS, WORST_HAND_DOUBLES, over_cap, owed
 from simulations.spec import echo
 
 # The compiled pot rules reckon in 64-bit chips; a pot past them (without a cap it multiplies
@@ -438,7 +438,7 @@ class GutsSession:
 
     def _owed(self, payers: list[int], values: dict[int, int], pot: int) -> dict[int, int]:
         """What each of ``payers`` pays into the next pot under the game's pot rule
-        (:func:`simulations.engine.guts_rules.owed`): every loser matches the pot ("if the pot
+        (:func:`simulations.rules.guts_rules.owed`): every loser matches the pot ("if the pot
         is $5 and three people stay in, then one player will receive the $5 pot and two
         players will be forced to add $5 each to the next pot"); the worst hand alone pays,
         twice the pot or the pot, players tied for it each paying; the vicious rule's losers,

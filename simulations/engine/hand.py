@@ -172,7 +172,7 @@ class Hand(Wagering, CentrePhases, HandShowdown, DealEnding):
         self.finished = False
         self._acted: set[int] = set()
         # The bet each seat last acted on (called, checked or bet): short all-ins after it
-        # add up against it (simulations.engine.reopening).
+        # add up against it (simulations.rules.reopening).
         self._acted_at = [0] * self.n
         self._to_match = 0
         self._last_raise = 0

@@ -2,7 +2,7 @@
 part of :class:`~simulations.engine.hand.Hand`.
 
 The hands of the players still in are ranked in every half of the game's showdown (wild
-cards the deal decided and spades in the hole included, :mod:`simulations.engine.wild_rules`,
+cards the deal decided and spades in the hole included, :mod:`simulations.rules.wild_rules`,
 :mod:`simulations.engine.showdown`), the pots are made and awarded by
 :func:`~simulations.engine.settle.settle`, and every step is logged.
 """
@@ -17,7 +17,7 @@ from simulations.engine.events import Awarded, Event, Raked, Returned, Shown
 from simulations.engine.game import GameDefinition
 from simulations.engine.pots import Chips, Pot
 from simulations.engine.settle import settle
-from simulations.engine.wild_rules import dealt_wild_ranks
+from simulations.rules.wild_rules import dealt_wild_ranks
 
 
 @trait  # a mixin of Hand: the compiled engine allows one base class besides traits

@@ -17,7 +17,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 
-from simulations.engine.reopening import CUMULATIVE, EACH_ALONE, reopens_betting
+from simulations.rules import betting
+from simulations.rules.codes import LIMIT_FIXED, LIMIT_NO, LIMIT_POT, LIMIT_SPREAD
+from simulations.rules.reopening import CUMULATIVE, EACH_ALONE, reopens_betting
 
 
 class Limit(StrEnum):
@@ -27,9 +29,19 @@ class Limit(StrEnum):
     NO = "no-limit"
 
 
+# The rules core's structure codes (simulations.rules.codes) of each limit.
+LIMIT_CODES: dict[Limit, int] = {
+    Limit.FIXED: LIMIT_FIXED,
+    Limit.SPREAD: LIMIT_SPREAD,
+    Limit.POT: LIMIT_POT,
+    Limit.NO: LIMIT_NO,
+}
+_raise_bounds = betting.plain(betting.raise_bounds)  # the rule's one function, run as plain Python
+
+
 class ShortAllInRule(StrEnum):
     """Whether several short all-ins in a row add up to reopen the betting
-    (:mod:`simulations.engine.reopening`)."""
+    (:mod:`simulations.rules.reopening`)."""
 
     CUMULATIVE = "cumulative"  # they add up, for each player from the bet he last acted on
     EACH_ALONE = "each-alone"  # each is judged alone: none of them reopens
@@ -233,27 +245,29 @@ def bounds_of(
     A blind or bring-in below the bet is no bet toward the cap (``bets_made`` 0): the first
     bet completes it to a full one (Rules 001_af8fb40237a5ae1f.txt: a big blind below the
     small bet 'is treated the same way a sub-minimum bring-in is treated in stud poker').
+
+    The arithmetic is :func:`simulations.rules.betting.raise_bounds`, which the replay kernel
+    calls too; the engine calls it as plain Python (``betting.plain``: a compiled function's
+    dispatch from Python costs more than its arithmetic).
     """
-    capped = stakes.max_bets is not None and bets_made >= stakes.max_bets
-    if capped and not (stakes.cap_lifted_heads_up and contesting <= 2):
-        return None
-    size = stakes.bet_size(round_index)
-    if limit is Limit.FIXED:
-        # A sub-minimum blind or bring-in is completed to a full bet, not raised by one.
-        total = to_match + size if to_match >= size else size
-        return total, total
-    # A bring-in below the bet is no bet: the first bet completes it to a full one.
-    completing = bets_made == 0 and to_match < size
-    if limit is Limit.SPREAD:
-        low, high = stakes.spread(round_index)
-        smallest = low if completing else to_match + max(low, last_raise)
-        return smallest, max(smallest, to_match + high)
-    low = size if completing or not to_match else to_match + max(last_raise, size)
-    if limit is Limit.NO:
-        return low, 1 << 62
-    # Pot limit: call first, then raise by at most the pot as it would then stand.
-    high = to_match + pot + pot_limit_bonus + (to_match - own)
-    return low, max(low, high)
+    low_spread, high_spread = stakes.spread(round_index)
+    max_bets = stakes.max_bets
+    allowed, low, high = _raise_bounds(
+        LIMIT_CODES[limit],
+        stakes.bet_size(round_index),
+        low_spread,
+        high_spread,
+        to_match,
+        own,
+        last_raise,
+        bets_made,
+        contesting,
+        pot,
+        pot_limit_bonus,
+        -1 if max_bets is None else max_bets,
+        stakes.cap_lifted_heads_up,
+    )
+    return (int(low), int(high)) if allowed else None
 
 
 def reopens(rule: IncompleteRaiseRule, increment: int, full_increment: int) -> bool:
@@ -261,6 +275,6 @@ def reopens(rule: IncompleteRaiseRule, increment: int, full_increment: int) -> b
 
     ``full_increment`` is the full bet (opening) or the last full raise.  Under the full bet
     rule only the full amount reopens; under the half bet rule half or more does
-    (:func:`simulations.engine.reopening.reopens_betting`, which the replay kernel calls too).
+    (:func:`simulations.rules.reopening.reopens_betting`, which the replay kernel calls too).
     """
     return bool(reopens_betting(increment, full_increment, rule is IncompleteRaiseRule.HALF_BET))

@@ -17,6 +17,22 @@ from simulations.engine.forced import BlindSeats, Post, clockwise
 from simulations.engine.game import BigBlindAnteOrder, GameDefinition, StraddleRule
 from simulations.engine.limits import Limit, PotLimitBlinds, Stakes
 from simulations.engine.pots import Chips
+from simulations.rules import betting
+from simulations.rules.codes import (
+    COMPLETED,
+    STRADDLE_AFTER_POST,
+    STRADDLE_NOT_A_RAISE,
+    STRADDLE_OUT_OF_ORDER,
+    STRADDLES_LIVE,
+    STRADDLES_MISSISSIPPI,
+)
+
+# The rules core's functions (simulations.rules.betting), run as plain Python: a compiled
+# function's dispatch from Python costs more than these few comparisons.
+_blind_seat = betting.plain(betting.blind_seat)
+_forced_chips = betting.plain(betting.forced_chips)
+_blind_bets_made = betting.plain(betting.blind_bets_made)
+_straddle_fault = betting.plain(betting.straddle_fault)
 
 
 @trait  # a mixin of Hand: the compiled engine allows one base class besides traits
@@ -47,8 +63,8 @@ class ForcedPosting:
         'All in before the deal': 'If a player does not have sufficient money to cover the
         ante and blinds due, that player is automatically all in for the coming hand').  The
         callers take the forced bets in the order the money goes: 'Any money the player holds
-        must be applied to the ante first'."""
-        return min(due, int(self.stacks[seat]))
+        must be applied to the ante first' (:func:`simulations.rules.betting.forced_chips`)."""
+        return int(_forced_chips(due, int(self.stacks[seat])))
 
     def _put(self, seat: int, amount: int) -> None:
         self.stacks[seat] -= amount
@@ -73,12 +89,13 @@ class ForcedPosting:
             return
         if blind_seats is not None:
             placed = blind_seats.placed(blinds, self.n)
-        elif self.n == 2 and len(blinds) == 2:
-            placed = list(zip([self.button, (self.button + 1) % 2], blinds, strict=True))
-        elif forced.first_blind_on_button:
-            placed = list(zip(clockwise(self.button, self.n), blinds, strict=False))
         else:
-            placed = list(zip(clockwise(self.button + 1, self.n), blinds, strict=False))
+            count = len(blinds)
+            on_button = forced.first_blind_on_button
+            placed = [
+                (int(_blind_seat(j, self.n, count, self.button, on_button, False)), blinds[j])
+                for j in range(min(count, self.n))
+            ]
         big_blind_seat = placed[-1][0]
         if blind_seats is not None:
             # Action starts left of the big blind furthest round from the button, counted
@@ -103,7 +120,7 @@ class ForcedPosting:
         # A big blind below the small bet 'is treated the same way a sub-minimum bring-in is
         # treated in stud poker' (Rules 001_af8fb40237a5ae1f.txt): no bet toward the cap, and
         # the first bet completes it ('raise to $5', Rules 002, 'Blinds').
-        self._bets_made = 1 if blinds[-1] >= self.stakes.bet_size(0) else 0
+        self._bets_made = int(_blind_bets_made(blinds[-1], self.stakes.bet_size(0)))
         if self.game.limit is Limit.POT and self.game.pot_limit_blinds is (
             PotLimitBlinds.SMALL_AS_BIG
         ):
@@ -137,7 +154,7 @@ class ForcedPosting:
         dead: it goes into the pot but counts toward no bet.  A player in the blinds owes no
         post ('Posting is not required if the player due the post happens to be in the big
         blind').  A player short of the post is all in for what he has, applied to the live
-        big blind first, then to the dead small blind (a reading: README, Readings); the
+        big blind first, then to the dead small blind (a reading: docs/readings.md); the
         others still call the whole big blind.
         """
         blinds = self.game.forced.blinds
@@ -207,31 +224,44 @@ class ForcedPosting:
         rule = self.game.straddles
         if rule is StraddleRule.NONE or not self.game.forced.blinds:
             raise ValueError(f"{self.game.name} allows no straddles")
-        posted = self._blind_posters()
+        posted = sum(1 << s for s in self._blind_posters())
         previous = self._first_actor_after
+        code = STRADDLES_LIVE if rule is StraddleRule.LIVE else STRADDLES_MISSISSIPPI
         for index, (seat, total) in enumerate(straddles):
             if not 0 <= seat < self.n:
                 raise ValueError(f"straddle seat {seat} is not a seat 0..{self.n - 1}")
-            if rule is StraddleRule.LIVE or index > 0:
-                step = 1 if rule is StraddleRule.LIVE else -1
-                expected = (previous + step) % self.n
-                if seat != expected:
-                    where = "left" if step == 1 else "right"
-                    raise ValueError(
-                        f"this straddle must come from seat {expected}, {where} of seat {previous}"
-                    )
-            if seat in posted:
-                raise ValueError(f"seat {seat} has already posted a blind or straddle")
-            minimum = self._to_match + self._last_raise
-            if total < minimum:
-                raise ValueError(f"a straddle must be a raise: at least {minimum}, got {total}")
-            if total > self.stacks[seat]:
-                raise ValueError(f"seat {seat} cannot cover a straddle of {total}")
+            fault, a, b = _straddle_fault(
+                code,
+                index,
+                seat,
+                total,
+                previous,
+                self.n,
+                posted,
+                self._to_match,
+                self._last_raise,
+                int(self.stacks[seat]),  # whole chips: the total is whole
+            )
+            if fault != COMPLETED:
+                raise ValueError(_straddle_refused(int(fault), seat, int(a), int(b), code))
             self._put(seat, total)
             self.events.append(Posted(seat, PostKind.STRADDLE, total, self.stacks[seat] == 0))
             self._last_raise = total - self._to_match
             self._to_match = total
             self._bets_made += 1
             self._blind_credit = [0] * self.n
-            posted.add(seat)
+            posted |= 1 << seat
             previous = self._first_actor_after = seat
+
+
+def _straddle_refused(fault: int, seat: int, a: int, b: int, rule: int) -> str:
+    """The one-line reason for a straddle :func:`simulations.rules.betting.straddle_fault`
+    refuses."""
+    if fault == STRADDLE_OUT_OF_ORDER:
+        where = "left" if rule == STRADDLES_LIVE else "right"
+        return f"this straddle must come from seat {a}, {where} of seat {b}"
+    if fault == STRADDLE_AFTER_POST:
+        return f"seat {seat} has already posted a blind or straddle"
+    if fault == STRADDLE_NOT_A_RAISE:
+        return f"a straddle must be a raise: at least {a}, got {b}"
+    return f"seat {seat} cannot cover a straddle of {b}"

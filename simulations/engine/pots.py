@@ -1,4 +1,6 @@
-"""Pots: the uncalled bet, the main pot and side pots, and splitting a pot among winners.
+"""Pots: the uncalled bet, the main pot and side pots, and splitting a pot among winners, by
+the rules' one source (:mod:`simulations.rules.settle`): compiled, or as plain Python for
+chips past 64 bits.
 
 Everything here works from each seat's total contribution to the hand, which is all the
 table stakes rules need (Rules 002_376df91f076a6501.txt, '"All in"'): an all-in player
@@ -9,21 +11,65 @@ they reached; they are eligible for none.
 
 Seats are numbered clockwise; ``button`` is the button's seat.  Odd chips go to the first
 winner clockwise from the button (Rules 000_1a86611de8d3f5f7.txt, 'any extra chips going to
-the person closest to the button in clockwise order'; :mod:`simulations.engine.odd_chips`),
+the person closest to the button in clockwise order'; :mod:`simulations.rules.odd_chips`),
 or one each to the winners clockwise from the button, or, under the exact rule, nobody
 rounds and shares are fractions of a chip.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from typing import Any
 
-from simulations.engine.odd_chips import ALL_TO_FIRST, ONE_EACH, winner_chips
+import numpy as np
+
+from simulations.rules import settle as rules
+from simulations.rules.odd_chips import ALL_TO_FIRST, ONE_EACH
+from simulations.rules.tiers import plain_python
 
 Chips = int | Fraction
+
+# The settlement rules (simulations.rules.settle) as plain Python: their own source, in
+# Python integers of any size (a guts pot past 2^63 chips).
+uncalled_bet = plain_python(rules.uncalled_bet)
+return_above_live = plain_python(rules.return_above_live)
+side_pot = plain_python(rules.side_pot)
+award_clockwise = plain_python(rules.award_clockwise)
+# Chips the compiled rules take: 64-bit, with room for a hand's sums.
+COMPILED_BELOW = 2**60
+
+
+@dataclass(frozen=True)
+class Tier:
+    """The settlement rules in one form, and the container of chips they work on: compiled,
+    over int64 arrays (faster, even with the array made), or as plain Python over lists."""
+
+    uncalled_bet: Callable[..., Any]
+    return_above_live: Callable[..., Any]
+    side_pot: Callable[..., Any]
+    award_clockwise: Callable[..., Any]
+    compiled: bool
+
+    def chips(self, values: Sequence[int]) -> Any:
+        """``values`` as this form's rules take them."""
+        return np.array(values, dtype=np.int64) if self.compiled else list(values)
+
+
+COMPILED_TIER = Tier(
+    rules.uncalled_bet, rules.return_above_live, rules.side_pot, rules.award_clockwise, True
+)
+PLAIN_TIER = Tier(uncalled_bet, return_above_live, side_pot, award_clockwise, False)
+
+
+def tier_for(values: Iterable[int]) -> Tier:
+    """The compiled rules when every value fits them, else their plain-Python source."""
+    for value in values:
+        if not 0 <= value < COMPILED_BELOW:
+            return PLAIN_TIER
+    return COMPILED_TIER
 
 
 class OddChipRule(Enum):
@@ -37,7 +83,7 @@ class OddChipRule(Enum):
 
     @property
     def code(self) -> int:
-        """The rule as :func:`simulations.engine.odd_chips.winner_chips` takes it."""
+        """The rule as :func:`simulations.rules.odd_chips.winner_chips` takes it."""
         if self is OddChipRule.EXACT:
             raise ValueError("exact shares are fractions: no whole-chip rule code")
         return ONE_EACH if self is OddChipRule.ONE_EACH_LEFT_OF_BUTTON else ALL_TO_FIRST
@@ -51,23 +97,13 @@ class Pot:
     eligible: tuple[int, ...]
 
 
-def uncalled_bet(contributions: Sequence[int]) -> tuple[int, int]:
-    """(seat, chips) of the part of the largest contribution that nobody matched.
-
-    It goes back to its owner before the pots are made: no one can win chips that no one
-    else put in against them.  Returns (-1, 0) when the top contribution was matched.
-    """
-    # Plain loops: the settlement of every hand runs through here.
-    top, most, others = -1, 0, 0
-    for seat, chips in enumerate(contributions):
-        if top < 0 or chips > most:  # the first seat with the most
-            if top >= 0:
-                others = max(others, most)
-            top, most = seat, chips
-        else:
-            others = max(others, chips)
-    excess = most - others
-    return (top, excess) if top >= 0 and excess > 0 else (-1, 0)
+def seat_mask(flags: Sequence[bool]) -> int:
+    """The seats whose flag is set, as the rules take a set of seats: seat ``s`` is bit ``s``."""
+    bits = 0
+    for seat, flag in enumerate(flags):
+        if flag:
+            bits |= 1 << seat
+    return bits
 
 
 def side_pots(contributions: Sequence[int], live: Sequence[bool]) -> tuple[Pot, ...]:
@@ -82,18 +118,16 @@ def side_pots(contributions: Sequence[int], live: Sequence[bool]) -> tuple[Pot, 
     if contributions and min(contributions) < 0:
         raise ValueError("a contribution cannot be negative")
     n = len(contributions)
-    levels = sorted({contributions[s] for s in range(n) if live[s] and contributions[s] > 0})
+    live_seats = seat_mask(live)
+    tier = tier_for(contributions)
+    chips = tier.chips(contributions)
     pots: list[Pot] = []
     floor = 0
-    for level in levels:
-        amount = 0
-        eligible: list[int] = []
-        for seat in range(n):
-            chips = contributions[seat]
-            amount += min(chips, level) - min(chips, floor)
-            if live[seat] and chips >= level:
-                eligible.append(seat)
-        pots.append(Pot(amount, tuple(eligible)))
+    while True:
+        level, amount, eligible = tier.side_pot(chips, live_seats, floor)
+        if level < 0:
+            break
+        pots.append(Pot(amount, tuple(s for s in range(n) if eligible >> s & 1)))
         floor = level
     if contributions and max(contributions) > floor:
         # Only a bet nobody matched can stand above every live seat's contribution.
@@ -121,11 +155,10 @@ def split(
         raise ValueError("a pot needs at least one winner")
     if rule is OddChipRule.EXACT:
         return {seat: Fraction(amount, len(order)) for seat in order}
-    count, code = len(order), rule.code
-    # The compiled rule reckons in 64-bit chips; a bigger pot (guts without a cap) by the
-    # same rule's own Python source.
-    chips = winner_chips if -(2**63) < amount < 2**63 else winner_chips.py_func
-    return {seat: int(chips(amount, count, i, code)) for i, seat in enumerate(order)}
+    tier = tier_for((amount,))
+    won = tier.chips([0] * n_seats)
+    tier.award_clockwise(amount, sum(1 << seat for seat in order), button, rule.code, won)
+    return {seat: int(won[seat]) for seat in order}
 
 
 def split_high_low(

@@ -25,7 +25,7 @@ The rules are the reference engine's (Rules 002_376df91f076a6501.txt; see
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from enum import IntEnum
 from typing import Any
 
@@ -34,6 +34,7 @@ import numpy.typing as npt
 
 from simulations.cards import STANDARD_CARD_COUNT, Card
 from simulations.engine import replay_kernel as kernel
+from simulations.engine.capabilities import holdem_streets, hole_cards, one_half, unread_defaults
 from simulations.engine.events import (
     BetOrRaised,
     BoardDealt,
@@ -45,7 +46,6 @@ from simulations.engine.events import (
     PostKind,
 )
 from simulations.engine.game import (
-    HOLDEM_PHASES,
     BigBlindAnteOrder,
     ForcedBets,
     GameDefinition,
@@ -62,9 +62,10 @@ from simulations.engine.limits import (
 )
 from simulations.engine.phases import Bet, Deal, Draw
 from simulations.engine.pots import OddChipRule
-from simulations.engine.showdown import HIGH_ONLY, Half, HandRanking
+from simulations.engine.showdown import HIGH_ONLY
 from simulations.evaluators.high import TABLES
 from simulations.evaluators.selection import TEXAS_HOLDEM
+from simulations.rules import codes
 
 MAX_SEATS = kernel.MAX_SEATS
 MAX_CHIPS = 1 << 60  # per hand: keeps every pot-limit sum inside int64
@@ -77,11 +78,11 @@ Int64Array = npt.NDArray[np.int64]
 class ActionCode(IntEnum):
     """The batch encoding's action kinds."""
 
-    FOLD = kernel.FOLD
-    CHECK = kernel.CHECK
-    CALL = kernel.CALL
-    BET = kernel.BET
-    RAISE = kernel.RAISE
+    FOLD = codes.FOLD
+    CHECK = codes.CHECK
+    CALL = codes.CALL
+    BET = codes.BET
+    RAISE = codes.RAISE
 
 
 _CODE_OF_KIND = {
@@ -94,15 +95,15 @@ _CODE_OF_KIND = {
 _KIND_OF_CODE = {code: kind for kind, code in _CODE_OF_KIND.items()}
 _WAGERS = (ActionCode.BET, ActionCode.RAISE)
 _STRADDLE_CODES = {
-    StraddleRule.NONE: kernel.STRADDLES_NONE,
-    StraddleRule.LIVE: kernel.STRADDLES_LIVE,
-    StraddleRule.MISSISSIPPI: kernel.STRADDLES_MISSISSIPPI,
+    StraddleRule.NONE: codes.STRADDLES_NONE,
+    StraddleRule.LIVE: codes.STRADDLES_LIVE,
+    StraddleRule.MISSISSIPPI: codes.STRADDLES_MISSISSIPPI,
 }
 _LIMIT_CODES = {
-    Limit.FIXED: kernel.LIMIT_FIXED,
-    Limit.SPREAD: kernel.LIMIT_SPREAD,
-    Limit.POT: kernel.LIMIT_POT,
-    Limit.NO: kernel.LIMIT_NO,
+    Limit.FIXED: codes.LIMIT_FIXED,
+    Limit.SPREAD: codes.LIMIT_SPREAD,
+    Limit.POT: codes.LIMIT_POT,
+    Limit.NO: codes.LIMIT_NO,
 }
 
 
@@ -111,27 +112,27 @@ class ReplayStatus(IntEnum):
     ``IllegalAction`` reasons, in the order ``Hand._check`` tests them, and the reasons it
     refuses a hand's straddles as it sets the hand up)."""
 
-    COMPLETED = kernel.COMPLETED
-    HAND_OVER = kernel.HAND_OVER
-    FOLD_WITHOUT_BET = kernel.FOLD_WITHOUT_BET
-    CHECK_FACING_BET = kernel.CHECK_FACING_BET
-    CALL_WITHOUT_BET = kernel.CALL_WITHOUT_BET
-    BET_FACING_BET = kernel.BET_FACING_BET
-    RAISE_WITHOUT_BET = kernel.RAISE_WITHOUT_BET
-    NO_CHIPS_TO_RAISE = kernel.NO_CHIPS_TO_RAISE
-    NOT_REOPENED = kernel.NOT_REOPENED
-    NO_OPPONENT_CAN_CALL = kernel.NO_OPPONENT_CAN_CALL
-    CAPPED = kernel.CAPPED
-    OUT_OF_RANGE = kernel.OUT_OF_RANGE
-    OFF_UNIT = kernel.OFF_UNIT
-    UNKNOWN_ACTION = kernel.UNKNOWN_ACTION
-    TOO_FEW_ACTIONS = kernel.TOO_FEW_ACTIONS
-    STRADDLE_OUT_OF_ORDER = kernel.STRADDLE_OUT_OF_ORDER
-    STRADDLE_AFTER_POST = kernel.STRADDLE_AFTER_POST
-    STRADDLE_NOT_A_RAISE = kernel.STRADDLE_NOT_A_RAISE
-    STRADDLE_NOT_COVERED = kernel.STRADDLE_NOT_COVERED
-    OUT_OF_TURN = kernel.OUT_OF_TURN
-    WRONG_ROUND = kernel.WRONG_ROUND
+    COMPLETED = codes.COMPLETED
+    HAND_OVER = codes.HAND_OVER
+    FOLD_WITHOUT_BET = codes.FOLD_WITHOUT_BET
+    CHECK_FACING_BET = codes.CHECK_FACING_BET
+    CALL_WITHOUT_BET = codes.CALL_WITHOUT_BET
+    BET_FACING_BET = codes.BET_FACING_BET
+    RAISE_WITHOUT_BET = codes.RAISE_WITHOUT_BET
+    NO_CHIPS_TO_RAISE = codes.NO_CHIPS_TO_RAISE
+    NOT_REOPENED = codes.NOT_REOPENED
+    NO_OPPONENT_CAN_CALL = codes.NO_OPPONENT_CAN_CALL
+    CAPPED = codes.CAPPED
+    OUT_OF_RANGE = codes.OUT_OF_RANGE
+    OFF_UNIT = codes.OFF_UNIT
+    UNKNOWN_ACTION = codes.UNKNOWN_ACTION
+    TOO_FEW_ACTIONS = codes.TOO_FEW_ACTIONS
+    STRADDLE_OUT_OF_ORDER = codes.STRADDLE_OUT_OF_ORDER
+    STRADDLE_AFTER_POST = codes.STRADDLE_AFTER_POST
+    STRADDLE_NOT_A_RAISE = codes.STRADDLE_NOT_A_RAISE
+    STRADDLE_NOT_COVERED = codes.STRADDLE_NOT_COVERED
+    OUT_OF_TURN = codes.OUT_OF_TURN
+    WRONG_ROUND = codes.WRONG_ROUND
 
 
 @dataclass(frozen=True)
@@ -565,20 +566,9 @@ def kernel_table(rules: Sequence[ReplayRules]) -> kernel.KernelRules:
     )
 
 
-def _defaults(kind: type[Any], played: frozenset[str]) -> tuple[tuple[str, Any], ...]:
-    """The fields of the dataclass ``kind`` that take part in comparisons, other than
-    ``played``, with their defaults."""
-    found = []
-    for f in fields(kind):
-        if f.compare and f.name not in played:
-            factory = f.default_factory
-            found.append((f.name, factory() if callable(factory) else f.default))
-    return tuple(found)
-
-
 # What the kernel reads of a game and of its stakes (the selection, showdown, rake and
 # jackpot drop it takes only at their defaults, checked by name first).
-_GAME_DEFAULTS = _defaults(
+_GAME_DEFAULTS = unread_defaults(
     GameDefinition,
     frozenset(
         {
@@ -606,13 +596,13 @@ _DRAW_GAME_DEFAULTS = tuple(
     if name
     not in ("selection", "showdown", "deck", "exhaustion", "deals_bottom_card", "five_consecutive")
 )
-_FORCED_DEFAULTS = _defaults(
+_FORCED_DEFAULTS = unread_defaults(
     ForcedBets,
     frozenset(
         {"ante", "blinds", "first_blind_on_button", "big_blind_ante", "big_blind_ante_order"}
     ),
 )
-_STAKES_DEFAULTS = _defaults(
+_STAKES_DEFAULTS = unread_defaults(
     Stakes,
     frozenset(
         {
@@ -659,7 +649,7 @@ def _draw_rounds(game: GameDefinition) -> tuple[int, list[str]]:
     halves = game.showdown.halves
     if game.showdown.declare or len(halves) != 1:
         problems.append("one half is shown down (no split pot, no declaration)")
-    elif replace(halves[0], ranking=HandRanking.HIGH) != Half():
+    elif one_half(game) is None:
         problems.append("the half has no qualifier, wild cards or ranking system")
     return len(bets), problems
 
@@ -668,24 +658,8 @@ def _unsupported(game: GameDefinition, draw: bool = False) -> list[str]:
     """What in ``game`` the kernel does not play, in words (``draw``: its betting only,
     a draw game's phases and showdown being :func:`_draw_rounds`'s)."""
     problems = []
-    phases = game.phases
-    # Hold'em's own phases at once; a deal's street may have another name.
-    if (
-        not draw
-        and phases != HOLDEM_PHASES
-        and (
-            len(phases) != len(HOLDEM_PHASES)
-            or any(
-                (
-                    replace(phase, street=ours.street)
-                    if isinstance(phase, Deal) and isinstance(ours, Deal)
-                    else phase
-                )
-                != ours
-                for phase, ours in zip(phases, HOLDEM_PHASES, strict=False)
-            )
-        )
-    ):
+    # Hold'em's own streets (capabilities.holdem_streets), two down cards first.
+    if not draw and not (holdem_streets(game) and hole_cards(game) == 2):
         problems.append(
             "only hold'em's streets are played (two down cards, then flop, turn and river, "
             "each after a burn)"
@@ -829,7 +803,7 @@ class ReplayResult:
         if reason is None:
             return None
         index = int(self.failed_action[hand])
-        seat = int(self.detail[hand, kernel.DETAIL_SEAT])
+        seat = int(self.detail[hand, codes.DETAIL_SEAT])
         where = f"hand {hand}"
         if index >= 0:
             where += f", action {index}"
@@ -913,7 +887,7 @@ def replay_games(
     contributed = np.zeros((hands if contributions else 0, width), dtype=np.int64)
     status = np.zeros(hands, dtype=np.int8)
     failed = np.full(hands, -1, dtype=np.int64)
-    detail = np.zeros((hands, kernel.DETAIL_WIDTH), dtype=np.int64)
+    detail = np.zeros((hands, codes.DETAIL_WIDTH), dtype=np.int64)
     short_of = np.zeros(batch.action_kinds.shape[0] if short_wagers else 0, dtype=np.int64)
     kernel.replay_kernel(
         batch.seats,

@@ -24,8 +24,8 @@ with the same rules (Rules 002_376df91f076a6501.txt):
   betting, under the half bet rule half of one does;
 * 'Table stakes rules' and '"All in"': the uncalled bet goes back, side pots are made at
   every live player's contribution, each pot goes to its best eligible hand, and odd chips
-  go by the game's rule through the reference engine's own compiled function
-  (simulations.engine.odd_chips; Rules 000_1a86611de8d3f5f7.txt).
+  go by the game's rule, all through the reference engine's own compiled functions
+  (simulations.rules.settle, simulations.rules.odd_chips; Rules 000_1a86611de8d3f5f7.txt).
 
 The rules come as a table, one row per game (:class:`KernelRules`), and each hand names its
 row: one call plays hands of many stakes and structures, every one under its own.  The
@@ -44,10 +44,51 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simulations.engine.odd_chips import winner_chips
-from simulations.engine.reopening import reopens_betting, still_closed
-from simulations.evaluators.high import flush_suit, rank_lookup
+from simulations.evaluators.high import card_bit, high_value
 from simulations.evaluators.high_tables import HighTables
+from simulations.rules.betting import (
+    blind_bets_made,
+    blind_seat,
+    can_bet,
+    next_to_act,
+    post_antes,
+    post_blinds,
+    post_live,
+    raise_bounds,
+    straddle_fault,
+)
+from simulations.rules.codes import (
+    BET,
+    BET_FACING_BET,
+    CALL,
+    CALL_WITHOUT_BET,
+    CAPPED,
+    CHECK,
+    CHECK_FACING_BET,
+    COMPLETED,
+    DETAIL_A,
+    DETAIL_B,
+    DETAIL_SEAT,
+    DETAIL_WIDTH,
+    FOLD,
+    FOLD_WITHOUT_BET,
+    HAND_OVER,
+    LIMIT_FIXED,
+    LIMIT_POT,
+    NO_CHIPS_TO_RAISE,
+    NO_OPPONENT_CAN_CALL,
+    NOT_REOPENED,
+    OFF_UNIT,
+    OUT_OF_RANGE,
+    OUT_OF_TURN,
+    RAISE,
+    RAISE_WITHOUT_BET,
+    TOO_FEW_ACTIONS,
+    UNKNOWN_ACTION,
+    WRONG_ROUND,
+)
+from simulations.rules.reopening import reopens_betting, still_closed
+from simulations.rules.settle import award_clockwise, return_above_live, side_pot, uncalled_bet
 
 
 class KernelRules(NamedTuple):
@@ -71,8 +112,8 @@ class KernelRules(NamedTuple):
     unit: npt.NDArray[np.int64]
     half_bet: npt.NDArray[np.bool_]
     small_blind_as_big: npt.NDArray[np.bool_]
-    odd_chips: npt.NDArray[np.int64]  # simulations.engine.odd_chips: ALL_TO_FIRST, ONE_EACH
-    short_all_ins: npt.NDArray[np.int64]  # simulations.engine.reopening: CUMULATIVE, EACH_ALONE
+    odd_chips: npt.NDArray[np.int64]  # simulations.rules.odd_chips: ALL_TO_FIRST, ONE_EACH
+    short_all_ins: npt.NDArray[np.int64]  # simulations.rules.reopening: CUMULATIVE, EACH_ALONE
     big_blind_ante: npt.NDArray[np.int64]  # the big blind's ante for the table (dead money)
     big_blind_ante_first: npt.NDArray[np.bool_]  # paid before the blind (else after it)
     straddles: npt.NDArray[np.int64]  # STRADDLES_NONE, STRADDLES_LIVE or STRADDLES_MISSISSIPPI
@@ -93,164 +134,6 @@ def cards_dealt(seats: int) -> int:
     return HOLE_CARDS * seats + DEALT_AFTER_HOLES
 
 
-# Action codes (the batch encoding's ``action_kinds``).
-FOLD = 0
-CHECK = 1
-CALL = 2
-BET = 3
-RAISE = 4
-
-# Betting structures.
-LIMIT_FIXED = 0
-LIMIT_SPREAD = 1
-LIMIT_POT = 2
-LIMIT_NO = 3
-NO_LIMIT_HIGH = 1 << 62  # the rule's "no upper bound" (limits.raise_bounds uses the same)
-
-# Status codes: 0 completed, else why the hand stopped.
-COMPLETED = 0
-HAND_OVER = 1  # an action after the hand ended
-FOLD_WITHOUT_BET = 2
-CHECK_FACING_BET = 3
-CALL_WITHOUT_BET = 4
-BET_FACING_BET = 5
-RAISE_WITHOUT_BET = 6
-NO_CHIPS_TO_RAISE = 7
-NOT_REOPENED = 8
-NO_OPPONENT_CAN_CALL = 9
-CAPPED = 10
-OUT_OF_RANGE = 11
-OFF_UNIT = 12
-UNKNOWN_ACTION = 13
-TOO_FEW_ACTIONS = 14
-# The reference engine refuses the hand's straddles as it sets the hand up (no action).
-STRADDLE_OUT_OF_ORDER = 15
-STRADDLE_AFTER_POST = 16
-STRADDLE_NOT_A_RAISE = 17
-STRADDLE_NOT_COVERED = 18
-OUT_OF_TURN = 19  # an action given for a seat other than the one to act
-# An action the history places in another betting round than the one being bet (a draw
-# game's betting line before or after the draw that closes its round).
-WRONG_ROUND = 20
-
-# Straddle rules (simulations.engine.game.StraddleRule).
-STRADDLES_NONE = 0
-STRADDLES_LIVE = 1  # left of the big blind; a re-straddle left of the last straddle
-STRADDLES_MISSISSIPPI = 2  # any seat; a re-straddle right of the last straddle
-
-# Columns of the per-hand ``detail`` output: the numbers a status message quotes.
-DETAIL_SEAT = 0  # the seat whose action failed, or the seat still to act
-DETAIL_A = 1  # to call (a check facing a bet), the low end of the legal range, the unit,
-# a straddle's seat due or its minimum, the seat to act (an action out of turn)
-DETAIL_B = 2  # the high end of the legal range, a straddle's total or the seat before it
-DETAIL_WIDTH = 3
-
-
-@nb.njit(cache=True)
-def _blind_seat(
-    j: int, n: int, n_blinds: int, button: int, first_on_button: bool, heads_up_left: bool
-) -> int:
-    """The seat posting blind ``j``: heads-up with two blinds the button posts the small
-    one (unless ``heads_up_left``: left of the button, as at a bigger table); with three,
-    the first may go on the button; otherwise left of the button."""
-    if n == 2 and n_blinds == 2 and not heads_up_left:
-        return button if j == 0 else (button + 1) % 2
-    if first_on_button:
-        return (button + j) % n
-    return (button + 1 + j) % n
-
-
-@nb.njit(cache=True)
-def _can_bet(s: int, folded: int, stack: npt.NDArray[np.int64]) -> bool:
-    return (folded >> s) & 1 == 0 and stack[s] > 0
-
-
-@nb.njit(cache=True)
-def _needs_to_act(
-    s: int,
-    n: int,
-    folded: int,
-    acted: int,
-    to_match: int,
-    stack: npt.NDArray[np.int64],
-    round_bets: npt.NDArray[np.int64],
-) -> bool:
-    """Hand._needs_to_act: facing a bet, or matched but not acted since the last reopening
-    while someone else could still answer a raise (the big blind's option)."""
-    if not _can_bet(s, folded, stack):
-        return False
-    if round_bets[s] < to_match:
-        return True
-    if (acted >> s) & 1:
-        return False
-    answerable = False
-    for o in range(n):
-        if o != s and _can_bet(o, folded, stack):
-            answerable = True
-            break
-    return answerable
-
-
-@nb.njit(cache=True)
-def _next_to_act(
-    start: int,
-    include_start: bool,
-    n: int,
-    folded: int,
-    acted: int,
-    to_match: int,
-    stack: npt.NDArray[np.int64],
-    round_bets: npt.NDArray[np.int64],
-) -> int:
-    """The next seat clockwise from ``start`` that still has to act, or -1."""
-    for step in range(0 if include_start else 1, n + 1):
-        s = (start + step) % n
-        if _needs_to_act(s, n, folded, acted, to_match, stack, round_bets):
-            return s
-    return -1
-
-
-@nb.njit(cache=True)
-def _raise_bounds(
-    limit: int,
-    round_index: int,
-    to_match: int,
-    own: int,
-    last_raise: int,
-    bets_made: int,
-    contesting: int,
-    pot: int,
-    bonus: int,
-    bet_sizes: npt.NDArray[np.int64],
-    spread_low: npt.NDArray[np.int64],
-    spread_high: npt.NDArray[np.int64],
-    max_bets: int,
-    cap_lifted_heads_up: bool,
-) -> tuple[bool, int, int]:
-    """limits.raise_bounds: (allowed, low, high) totals before the stack is considered;
-    not allowed when the cap forbids another bet or raise ('Maximum number of raises')."""
-    if max_bets >= 0 and bets_made >= max_bets and not (cap_lifted_heads_up and contesting <= 2):
-        return False, 0, 0
-    size = bet_sizes[round_index]
-    if limit == LIMIT_FIXED:
-        # A sub-minimum blind is completed to a full bet, not raised by one.
-        total = to_match + size if to_match >= size else size
-        return True, total, total
-    # A bet below the full one that reopened nothing is completed to a full bet.
-    completing = bets_made == 0 and to_match < size
-    if limit == LIMIT_SPREAD:
-        smallest = spread_low[round_index]
-        if not completing:
-            smallest = to_match + max(spread_low[round_index], last_raise)
-        return True, smallest, max(smallest, to_match + spread_high[round_index])
-    low = size if completing or to_match == 0 else to_match + max(last_raise, size)
-    if limit == LIMIT_NO:
-        return True, low, NO_LIMIT_HIGH
-    # Pot limit: call first, then raise by at most the pot as it would then stand.
-    high = to_match + pot + bonus + (to_match - own)
-    return True, low, max(low, high)
-
-
 @nb.njit(cache=True)
 def _showdown_values(
     n: int,
@@ -268,25 +151,23 @@ def _showdown_values(
     card_keys, flush_values, row_offsets, rank_values = tables
     base = HOLE_CARDS * n
     board_key = 0
+    board_suited = 0
     for p in (base + 1, base + 2, base + 3, base + 5, base + 7):
         board_key += card_keys[deck[p]]
+        board_suited |= card_bit(deck[p])
     for s in range(n):
         if (folded >> s) & 1:
             continue
         k = (s - button - 1 + n) % n
         h0 = deck[k]
         h1 = deck[n + k]
-        key = board_key + card_keys[h0] + card_keys[h1]
-        suit = flush_suit(key)
-        if suit >= 0:
-            mask = 0
-            for p in (k, n + k, base + 1, base + 2, base + 3, base + 5, base + 7):
-                c = deck[p]
-                if c & 3 == suit:
-                    mask |= 1 << (c >> 2)
-            values[s] = flush_values[mask]
-        else:
-            values[s] = rank_lookup(key, row_offsets, rank_values)
+        values[s] = high_value(
+            board_key + card_keys[h0] + card_keys[h1],
+            board_suited | card_bit(h0) | card_bit(h1),
+            flush_values,
+            row_offsets,
+            rank_values,
+        )
 
 
 @nb.njit(cache=True)
@@ -302,93 +183,50 @@ def _settle(
     values: npt.NDArray[np.int64],
     odd_chips: int,
 ) -> None:
-    """settle.settle without rake or drop: hand back the uncalled bet and any chips above
-    every live contribution, make the main and side pots at every live contribution, and
-    split each among its best eligible hands, odd chips by the game's rule (the reference
-    engine's own compiled function).  ``dead`` is the part of each contribution posted dead
+    """settle.settle without rake or drop, by the rules the reference engine settles with
+    (simulations.rules.settle): hand back the uncalled bet and any chips above every live
+    contribution, make the main and side pots at every live contribution, and split each
+    among its best eligible hands clockwise from the button, odd chips by the game's rule.
+    ``dead`` is the part of each contribution posted dead
     (a big-blind ante): it counts toward no bet, so it is neither called nor handed back,
     and goes into the main pot; ``live`` is scratch space."""
     dead_money = 0
     for s in range(n):
         live[s] = contributed[s] - dead[s]
         dead_money += dead[s]
-    top = 0
-    for s in range(1, n):
-        if live[s] > live[top]:
-            top = s
-    others = 0
+    chips = live[:n]
+    stacks = stack[:n]
+    seat, excess = uncalled_bet(chips)
+    if seat >= 0:
+        chips[seat] -= excess
+        stacks[seat] += excess
+    alive = ((1 << n) - 1) & ~folded
+    return_above_live(chips, alive, stacks)
     for s in range(n):
-        if s != top and live[s] > others:
-            others = live[s]
-    excess = live[top] - others
-    if excess > 0:
-        live[top] -= excess
-        contributed[top] -= excess
-        stack[top] += excess
-    # Folded players' chips above an all-in player's forced bets: nobody left can win them.
-    top_live = 0
-    for s in range(n):
-        if (folded >> s) & 1 == 0 and live[s] > top_live:
-            top_live = live[s]
-    for s in range(n):
-        if live[s] > top_live:
-            stack[s] += live[s] - top_live
-            contributed[s] -= live[s] - top_live
-            live[s] = top_live
+        contributed[s] = chips[s] + dead[s]
     floor = 0
     while True:
-        level = -1
-        for s in range(n):
-            c = live[s]
-            if (folded >> s) & 1 == 0 and c > floor and (level < 0 or c < level):
-                level = c
-        if level < 0 and (floor > 0 or dead_money == 0):
-            break
-        # With no live money at all, the dead money is a pot of every player still in.
-        main = floor == 0
-        amount = dead_money if main else 0
+        level, amount, eligible = side_pot(chips, alive, floor)
         if level < 0:
-            level = 0
-        best = -1
-        for s in range(n):
-            c = live[s]
-            amount += min(c, level) - min(c, floor)
-            if (folded >> s) & 1 == 0 and c >= level and showdown and values[s] > best:
-                best = values[s]
-        winners = 0
-        for s in range(n):
-            eligible = (folded >> s) & 1 == 0 and live[s] >= level
-            if eligible and (not showdown or values[s] == best):
-                winners |= 1 << s
-        count = 0
-        for s in range(n):
-            count += (winners >> s) & 1
-        rank = 0
-        for j in range(n):
-            s = (button + 1 + j) % n
-            if (winners >> s) & 1:
-                stack[s] += winner_chips(amount, count, rank, odd_chips)
-                rank += 1
+            if floor > 0 or dead_money == 0:
+                break
+            # With no live money at all, the dead money is a pot of every player still in.
+            level, amount, eligible = 0, 0, alive
+        if floor == 0:
+            amount += dead_money  # dead money goes into the main pot
+        winners = eligible
+        if showdown:
+            best = -1
+            for s in range(n):
+                if (eligible >> s) & 1 and values[s] > best:
+                    best = values[s]
+            for s in range(n):
+                if (eligible >> s) & 1 and values[s] != best:
+                    winners &= ~(1 << s)
+        award_clockwise(amount, winners, button, odd_chips, stacks)
         if level == 0:
             break
         floor = level
-
-
-@nb.njit(cache=True)
-def _post_dead(
-    seat: int,
-    amount: int,
-    stack: npt.NDArray[np.int64],
-    contributed: npt.NDArray[np.int64],
-    dead: npt.NDArray[np.int64],
-) -> int:
-    """Post ``amount`` dead for ``seat`` (all he has if less): into the pot, toward no bet.
-    The chips posted."""
-    a = int(min(amount, stack[seat]))
-    stack[seat] -= a
-    contributed[seat] += a
-    dead[seat] += a
-    return a
 
 
 @nb.njit(cache=True)
@@ -460,84 +298,61 @@ def _play_hand(
     want_rounds = action_rounds.shape[0] > 0
     want_short = short_of.shape[0] > 0
     want_seats = action_seats.shape[0] > 0
-    pot = 0
-    # 'Any money the player holds must be applied to the ante first.'
-    if ante > 0:
-        for k in range(n):
-            s = (button + 1 + k) % n
-            a = min(ante, stack[s])
-            stack[s] -= a
-            contributed[s] += a
-            pot += a
+    # The forced bets in the order the money goes (simulations.rules.betting).
+    pot = post_antes(n, button, ante, stack, contributed)
     n_blinds = blinds.shape[0]
     to_match = 0
     last_raise = 0
     bets_made = 0
-    big_blind_seat = -1
     # Pot limit, small-blind-as-big: the seats whose smaller blind still counts as a big one
     # (until the poster calls or raises or the big blind acts; never toward the poster's
     # own raise).
     credited = 0
     cap_contesting = -1  # players able to bet when the round's bets reached the cap
+    clockwise = acted_at[:0]  # the order of action: clockwise (no kill blind here)
+    posted_chips, posted, big_blind_seat = post_blinds(
+        n,
+        button,
+        blinds,
+        first_blind_on_button,
+        heads_up_left,
+        big_blind_ante,
+        big_blind_ante_first,
+        stack,
+        contributed,
+        round_bets,
+        dead,
+    )
+    pot += posted_chips
     start = button + 1
-    posted = 0  # the seats that posted a blind or a straddle
     if n_blinds > 0:
-        big_blind_seat = _blind_seat(
-            n_blinds - 1, n, n_blinds, button, first_blind_on_button, heads_up_left
-        )
-        # The big-blind ante: the table's ante in one, dead money, before or after the blind.
-        if big_blind_ante > 0 and big_blind_ante_first:
-            pot += _post_dead(big_blind_seat, big_blind_ante, stack, contributed, dead)
-        for j in range(n_blinds):
-            s = _blind_seat(j, n, n_blinds, button, first_blind_on_button, heads_up_left)
-            a = min(blinds[j], stack[s])
-            stack[s] -= a
-            contributed[s] += a
-            round_bets[s] += a
-            pot += a
-            posted |= 1 << s
-        if big_blind_ante > 0 and not big_blind_ante_first:
-            pot += _post_dead(big_blind_seat, big_blind_ante, stack, contributed, dead)
         start = big_blind_seat + 1
         # 'Players to act must call the complete amount of the big blind.'
         to_match = blinds[n_blinds - 1]
         last_raise = to_match
-        # A big blind below the bet is no bet toward the cap (Hand: posting).
-        bets_made = 1 if to_match >= bet_sizes[0] else 0
+        bets_made = blind_bets_made(to_match, bet_sizes[0])
         if limit == LIMIT_POT and small_blind_as_big:
             for j in range(n_blinds - 1):
-                credited |= 1 << _blind_seat(
+                credited |= 1 << blind_seat(
                     j, n, n_blinds, button, first_blind_on_button, heads_up_left
                 )
     # Straddles: each a live blind raise, at least a minimum raise, from the seat the rule
-    # names; action starts left of the last (Hand: posting straddles).
+    # names; action starts left of the last.
     previous = big_blind_seat
     for k in range(straddle_seats.shape[0]):
         s = int(straddle_seats[k])
         if s < 0:
             break
         total = int(straddle_totals[k])
-        if straddle_rule == STRADDLES_LIVE or k > 0:
-            expected = (previous + (1 if straddle_rule == STRADDLES_LIVE else n - 1)) % n
-            if s != expected:
-                detail[DETAIL_SEAT] = s
-                detail[DETAIL_A] = expected
-                detail[DETAIL_B] = previous
-                return STRADDLE_OUT_OF_ORDER, -1
-        detail[DETAIL_SEAT] = s
-        if (posted >> s) & 1:
-            return STRADDLE_AFTER_POST, -1
-        if total < to_match + last_raise:
-            detail[DETAIL_A] = to_match + last_raise
-            detail[DETAIL_B] = total
-            return STRADDLE_NOT_A_RAISE, -1
-        if total > stack[s]:
-            detail[DETAIL_B] = total
-            return STRADDLE_NOT_COVERED, -1
-        stack[s] -= total
-        contributed[s] += total
-        round_bets[s] += total
-        pot += total
+        fault, fault_a, fault_b = straddle_fault(
+            straddle_rule, k, s, total, previous, n, posted, to_match, last_raise, stack[s]
+        )
+        if fault != COMPLETED:
+            detail[DETAIL_SEAT] = s
+            detail[DETAIL_A] = fault_a
+            detail[DETAIL_B] = fault_b
+            return fault, -1
+        pot += post_live(s, total, stack, contributed, round_bets)
         last_raise = total - to_match
         to_match = total
         bets_made += 1
@@ -555,7 +370,7 @@ def _play_hand(
     acted = 0
     acted_at[:] = 0  # the bet each seat last acted on
     street = 0
-    actor = _next_to_act(start % n, True, n, folded, acted, to_match, stack, round_bets)
+    actor = next_to_act(start % n, True, n, folded, acted, to_match, stack, round_bets, clockwise)
     i = first
     live = n
     while True:
@@ -563,7 +378,7 @@ def _play_hand(
             # The round is over: deal on; bet again only if two players can still bet.
             able = 0
             for s in range(n):
-                if _can_bet(s, folded, stack):
+                if can_bet(s, folded, stack):
                     able += 1
             while street + 1 < rounds:
                 street += 1
@@ -578,8 +393,16 @@ def _play_hand(
                     cap_contesting = -1
                     if max_bets >= 0 and heads_up_at_start:
                         cap_contesting = able
-                    actor = _next_to_act(
-                        (button + 1) % n, True, n, folded, acted, to_match, stack, round_bets
+                    actor = next_to_act(
+                        (button + 1) % n,
+                        True,
+                        n,
+                        folded,
+                        acted,
+                        to_match,
+                        stack,
+                        round_bets,
+                        clockwise,
                     )
                     if actor >= 0:
                         break
@@ -646,14 +469,16 @@ def _play_hand(
             bonus = 0
             if credited:
                 for j in range(n_blinds - 1):
-                    b_seat = _blind_seat(
+                    b_seat = blind_seat(
                         j, n, n_blinds, button, first_blind_on_button, heads_up_left
                     )
                     if b_seat != s and (credited >> b_seat) & 1:
                         bonus += blinds[n_blinds - 1] - blinds[j]
-            allowed, b_low, b_high = _raise_bounds(
+            allowed, b_low, b_high = raise_bounds(
                 limit,
-                street,
+                bet_sizes[street],
+                spread_low[street],
+                spread_high[street],
                 to_match,
                 own,
                 last_raise,
@@ -661,9 +486,6 @@ def _play_hand(
                 contesting_then,
                 pot,
                 bonus,
-                bet_sizes,
-                spread_low,
-                spread_high,
                 max_bets,
                 cap_lifted_heads_up,
             )
@@ -722,7 +544,7 @@ def _play_hand(
             credited = 0  # 'until the big blind is through acting'
         if live == 1:
             break
-        actor = _next_to_act(s, False, n, folded, acted, to_match, stack, round_bets)
+        actor = next_to_act(s, False, n, folded, acted, to_match, stack, round_bets, clockwise)
     showdown = live > 1
     if showdown and values_given:
         for s in range(n):

@@ -20,12 +20,13 @@ from simulations.engine.pots import (
     Chips,
     Pot,
     best_seats,
+    seat_mask,
     side_pots,
     split,
     split_high_low,
-    uncalled_bet,
+    tier_for,
 )
-from simulations.engine.rake_rules import house_take
+from simulations.rules.rake_rules import house_take
 
 
 @dataclass(frozen=True)
@@ -63,22 +64,18 @@ def gather_pots(
     live_money = [contributed[s] - dead[s] for s in range(n)]
     alive = [not f for f in folded]
     returned: list[tuple[int, int]] = []
-    seat, excess = uncalled_bet(live_money)
+    tier = tier_for(live_money)
+    chips = tier.chips(live_money)
+    seat, excess = tier.uncalled_bet(chips)
     if seat >= 0:
-        live_money[seat] -= excess
-        returned.append((seat, excess))
+        chips[seat] -= excess
+        returned.append((int(seat), int(excess)))
     # A player all in on forced bets alone, and everyone else folding to him: what the
-    # others put in above him nobody still in the hand can win ('he may not win any more
-    # money from any player above the amount of his bet'), and no one called it — it goes
-    # back to those who put it in, like an uncalled bet.
-    top_live = 0
-    for s in range(n):
-        if alive[s] and live_money[s] > top_live:
-            top_live = live_money[s]
-    for s, money in enumerate(live_money):
-        if money > top_live:
-            live_money[s] = top_live
-            returned.append((s, money - top_live))
+    # others put in above him nobody still in the hand can win, and it goes back.
+    above = tier.chips([0] * n)
+    tier.return_above_live(chips, seat_mask(alive), above)
+    returned.extend((s, int(back)) for s, back in enumerate(above) if back)
+    live_money = [int(c) for c in chips]
     pots = list(side_pots(live_money, alive))
     live = tuple(s for s, a in enumerate(alive) if a)
     dead_money = sum(dead)

@@ -24,7 +24,6 @@ import numpy as np
 import numpy.typing as npt
 
 from simulations.cards import FIRST_JOKER, Rank
-from simulations.engine.wild_rules import DealtWild
 from simulations.evaluators.badugi import evaluate_badugi
 from simulations.evaluators.hand_value import HandValue
 from simulations.evaluators.high import TABLES as HIGH_TABLES
@@ -50,6 +49,7 @@ from simulations.evaluators.small_hands import evaluate_one_card, evaluate_two_c
 from simulations.evaluators.spades import SpadeRule, spade_in_hole
 from simulations.evaluators.systems import RankingSystem, evaluate_system
 from simulations.evaluators.wild import substitute_low_bugs
+from simulations.rules.wild_rules import DealtWild
 
 
 class HandRanking(StrEnum):
@@ -123,7 +123,7 @@ class Half:
     # fully wild if it is face down').
     joker_face_up: RankingSystem | None = None
     # Ranks the deal makes wild, added to the system's own for each player at the showdown
-    # (simulations.engine.wild_rules: Follow the Queen, low hole card, Spit in the ocean).
+    # (simulations.rules.wild_rules: Follow the Queen, low hole card, Spit in the ocean).
     dealt_wild: DealtWild | None = None
 
     def __post_init__(self) -> None:

@@ -23,6 +23,7 @@ games, whose :meth:`Variant.guts` is a :class:`~simulations.engine.guts_game.Gut
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.resources import files
@@ -143,3 +144,11 @@ def variant(code: str) -> Variant:
         known = ", ".join(VARIANTS)
         raise ValueError(f"{echo(code)} is not a game code; the codes are {known}")
     return found
+
+
+def close_codes(code: str, among: Mapping[str, Variant] = VARIANTS, most: int = 3) -> list[str]:
+    """The codes of ``among`` nearest to ``code`` (case aside), nearest first: what a
+    refusal of an unknown code suggests."""
+    by_upper = {known.upper(): known for known in among}
+    near = difflib.get_close_matches(code.upper(), list(by_upper), n=most, cutoff=0.5)
+    return [by_upper[found] for found in near]

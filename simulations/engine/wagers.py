@@ -5,7 +5,7 @@ Rules 002_376df91f076a6501.txt: 'Raise' (a raise at least the previous bet or ra
 cap and its heads-up exception), 'Fixed limit', 'Spread limit', 'Pot limit' and 'No limit'
 (the bounds, :func:`~simulations.engine.limits.bounds_of`), and 'Incomplete bet or raise'
 (the full and half bet rules, :func:`~simulations.engine.limits.reopens` and
-:func:`~simulations.engine.reopening.still_closed`).
+:func:`~simulations.rules.reopening.still_closed`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from mypy_extensions import trait
 from simulations.engine.events import BetOrRaised
 from simulations.engine.limits import IncompleteRaiseRule, Limit, bounds_of, reopens
 from simulations.engine.posting import ForcedPosting
-from simulations.engine.reopening import still_closed
+from simulations.rules.reopening import still_closed
 
 
 @trait  # a mixin of Hand: the compiled engine allows one base class besides traits

@@ -7,8 +7,9 @@ Two entry points share one compiled core:
 * :func:`evaluate_high_batch` — an ``(n, k)`` array of card codes evaluated in one
   compiled loop with no Python call per hand, for simulations.
 
-Kernels elsewhere (the bad-beat model) call :func:`flush_suit` and :func:`rank_lookup` directly on
-summed card keys; every kernel takes the tables as one :class:`HighTables` argument.
+Kernels elsewhere (the replay kernel, the bad-beat and table kernels, the selection and
+lowball evaluators) call :func:`high_value` on the summed keys of their cards (and the
+suited bits of :func:`card_bit`): the one reading of the tables.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from simulations.evaluators.high_tables import (
 TABLES: HighTables = load_high_tables()
 
 _COL_MASK = (1 << ROW_SHIFT) - 1
+_SUIT_STRIDE = 16  # bits per suit in a set of suited bits (13 ranks, a nibble spare)
+_RANK_MASK = (1 << 13) - 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -79,6 +82,42 @@ def rank_lookup(
     return int(rank_values[rank_slot(key, row_offsets)])
 
 
+@nb.njit(cache=True, inline="always")
+def card_bit(card: int) -> int:
+    """The card's bit in a set of cards by suit: rank ``r`` of suit ``s`` is bit
+    ``16 * s + r``.  The cards of a hand OR'ed together give :func:`high_value` the rank mask
+    of whichever suit makes a flush."""
+    return 1 << ((card & 3) * _SUIT_STRIDE + (card >> 2))
+
+
+@nb.njit(cache=True, inline="always")
+def high_value(
+    key: int,
+    suited: int,
+    flush_values: npt.NDArray[np.int32],
+    row_offsets: npt.NDArray[np.int32],
+    rank_values: npt.NDArray[np.int32],
+    rank_classes: npt.NDArray[np.uint16] | None = None,
+) -> int:
+    """The high value of the best five of 5 to 7 cards, from the sum of their card keys
+    (``key``) and the OR of their :func:`card_bit` (``suited``): a suit holding five or
+    more is a flush, valued by its rank mask; any other hand by its rank sum, read from
+    :data:`TABLES`' rank table (``rank_values``) or, given ``rank_classes``, through
+    :class:`RankClasses` (``rank_values`` then its ``values``).
+
+    The one reading of the high tables.  Inlined where it is called: a call to a compiled
+    function taking arrays costs their reference counts at every call, and the kernels call
+    it millions of times; a missing ``rank_classes`` is pruned at compile time.
+    """
+    suit = inlined_flush_suit(key)
+    if suit >= 0:
+        return int(flush_values[(suited >> (suit * _SUIT_STRIDE)) & _RANK_MASK])
+    slot = rank_slot(key, row_offsets)
+    if rank_classes is None:
+        return int(rank_values[slot])
+    return int(rank_values[rank_classes[slot]])
+
+
 class RankClasses(NamedTuple):
     """The rank table in half the room: each slot's value as a 16-bit number of its
     distinct value (``classes``), and each number's value (``values``, a few thousand).  A
@@ -98,17 +137,6 @@ def rank_classes() -> RankClasses:
     return RankClasses(classes.astype(np.uint16), values.astype(np.int32))
 
 
-@nb.njit(cache=True, inline="always")
-def rank_class_lookup(
-    key: int,
-    row_offsets: npt.NDArray[np.int32],
-    classes: npt.NDArray[np.uint16],
-    values: npt.NDArray[np.int32],
-) -> int:
-    """:func:`rank_lookup` read through :class:`RankClasses`: the same value."""
-    return int(values[classes[rank_slot(key, row_offsets)]])
-
-
 @nb.njit(cache=True)
 def batch_values(
     hands: npt.NDArray[np.int8], tables: HighTables, out: npt.NDArray[np.int32]
@@ -124,16 +152,13 @@ def batch_values(
         key = 0
         for j in range(n_cards):
             key += card_keys[hands[i, j]]
-        suit = flush_suit(key)
-        if suit >= 0:
-            mask = 0
+        # The suited bits only for a flush (a few hands in a hundred): built for every hand
+        # they cost a third of the loop.
+        suited = 0
+        if inlined_flush_suit(key) >= 0:
             for j in range(n_cards):
-                c = hands[i, j]
-                if c & 3 == suit:
-                    mask |= 1 << (c >> 2)
-            out[i] = flush_values[mask]
-        else:
-            out[i] = rank_lookup(key, row_offsets, rank_values)
+                suited |= card_bit(hands[i, j])
+        out[i] = high_value(key, suited, flush_values, row_offsets, rank_values)
 
 
 def evaluate_high_batch(hands: npt.ArrayLike, *, check: bool = True) -> npt.NDArray[np.int32]:

@@ -34,7 +34,7 @@ from simulations.cards import Rank
 from simulations.evaluators.hand_input import CardsLike, hand_array, hand_cards
 from simulations.evaluators.hand_value import Category, pack_value
 from simulations.evaluators.high import TABLES as HIGH_TABLES
-from simulations.evaluators.high import flush_suit, rank_lookup
+from simulations.evaluators.high import card_bit, flush_suit, high_value, rank_lookup
 from simulations.evaluators.high_tables import HighTables
 from simulations.evaluators.lowball_reference import (
     ACE_TO_FIVE,
@@ -323,43 +323,35 @@ def subset_low_values(
     card_keys, flush_values, row_offsets, rank_values = high
     n_hands, n_cards = hands.shape
     keys = np.empty(n_cards, dtype=np.int64)
-    bits = np.empty(n_cards, dtype=np.int64)
-    suits = np.empty(n_cards, dtype=np.int64)
-    suit_masks = np.empty(4, dtype=np.int64)
+    suited_bits = np.empty(n_cards, dtype=np.int64)
     for i in range(n_hands):
         total = 0
         ranks = 0
-        suit_masks[:] = 0
+        suited = 0
         for j in range(n_cards):
             code = codes[hands[i, j]]
             keys[j] = card_keys[code]
             total += keys[j]
-            bits[j] = 1 << (code >> 2)
-            ranks |= bits[j]
-            suits[j] = code & 3
-            suit_masks[code & 3] |= bits[j]
+            ranks |= 1 << (code >> 2)
         may_flush = flush_suit(total) >= 0
-        if not may_flush and straightless[ranks]:
+        if straightless[ranks] and not may_flush:
             out[i] = straightless[ranks]
             continue
+        if may_flush:  # the suited bits only for a flush: without one no subset is a flush
+            for j in range(n_cards):
+                suited_bits[j] = card_bit(codes[hands[i, j]])
+                suited |= suited_bits[j]
         best = LOW_CEILING
         for s in range(excluded.shape[0]):
             key = total
+            kept = suited
             for e in range(2):
                 left_out = excluded[s, e]
                 if left_out >= 0:
                     key -= keys[left_out]
-            # Without five cards of a suit in the whole hand no subset is a flush.
-            suit = flush_suit(key) if may_flush else -1
-            if suit >= 0:
-                mask = suit_masks[suit]
-                for e in range(2):
-                    left_out = excluded[s, e]
-                    if left_out >= 0 and suits[left_out] == suit:
-                        mask &= ~bits[left_out]
-                badness = flush_values[mask]
-            else:
-                badness = rank_lookup(key, row_offsets, rank_values)
+                    if may_flush:
+                        kept &= ~suited_bits[left_out]
+            badness = high_value(key, kept, flush_values, row_offsets, rank_values)
             if badness == _WHEEL_STRAIGHT:
                 badness = _WHEEL_HIGH
             elif badness == _WHEEL_STRAIGHT_FLUSH:

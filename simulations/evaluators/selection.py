@@ -39,9 +39,10 @@ from simulations.evaluators.hand_value import HandValue
 from simulations.evaluators.high import (
     TABLES,
     batch_values,
+    card_bit,
     evaluate_high,
     flush_suit,
-    rank_lookup,
+    high_value,
 )
 from simulations.evaluators.high_tables import HighTables
 from simulations.evaluators.omaha import two_plus_three_batch
@@ -390,26 +391,19 @@ def combo_values(
     card_keys, flush_values, row_offsets, rank_values = tables
     width = hands.shape[1]
     keys = np.empty(width, dtype=np.int64)
+    bits = np.empty(width, dtype=np.int64)
     for i in range(hands.shape[0]):
         for j in range(width):
             keys[j] = card_keys[hands[i, j]]
+            bits[j] = card_bit(hands[i, j])
         best = 0
         for c in range(combos.shape[0]):
-            key = (
-                keys[combos[c, 0]]
-                + keys[combos[c, 1]]
-                + keys[combos[c, 2]]
-                + keys[combos[c, 3]]
-                + keys[combos[c, 4]]
-            )
-            suit = flush_suit(key)
-            if suit >= 0:
-                mask = 0
-                for k in range(5):
-                    mask |= 1 << (hands[i, combos[c, k]] >> 2)
-                value = flush_values[mask]
-            else:
-                value = rank_lookup(key, row_offsets, rank_values)
+            a, b, x, y, z = combos[c, 0], combos[c, 1], combos[c, 2], combos[c, 3], combos[c, 4]
+            key = keys[a] + keys[b] + keys[x] + keys[y] + keys[z]
+            suited = 0
+            if flush_suit(key) >= 0:  # the suited bits only for a flush
+                suited = bits[a] | bits[b] | bits[x] | bits[y] | bits[z]
+            value = high_value(key, suited, flush_values, row_offsets, rank_values)
             if value > best:
                 best = value
         out[i] = best

@@ -22,8 +22,9 @@ hands where one qualifying losing hand is shown, beaten or not (the bad beat nee
 loser's and the winner's), and the hands from one hit to the next.
 
 Each dealt hand is laid out as the five board cards followed by two hole cards per
-player; the compiled kernel and :func:`reference_jackpot` (plain Python over the
-scalar evaluator) are checked against each other on the same deals.
+player.  The qualifier is :mod:`simulations.rules.jackpot`'s (:class:`BadBeatRules`,
+:func:`~simulations.rules.jackpot.qualifies`), the hand values
+:func:`~simulations.evaluators.high.high_value`'s.
 
 That is the classic job: hold'em, everyone to the river.  Omaha, the player models
 (``[[players]]``), the room's conditions (``[room]``), the rake and the drop (``[rake]``,
@@ -37,8 +38,6 @@ to make a four of a kind" (GGPoker, 'Bad Beat Jackpot Rebirth').
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -48,9 +47,9 @@ import numpy.typing as npt
 
 from simulations.dealing import deal_from_uniforms
 from simulations.decks import Deck
+from simulations.engine.variants import VARIANTS, variant
 from simulations.evaluators.floors import hand_floor
-from simulations.evaluators.hand_value import Category
-from simulations.evaluators.high import TABLES, evaluate_high, flush_suit, rank_lookup
+from simulations.evaluators.high import TABLES, card_bit, high_value
 from simulations.evaluators.high_tables import HighTables
 from simulations.models.bad_beat_room import (
     Room,
@@ -66,15 +65,26 @@ from simulations.models.distribution import Tail, Verdict, summary
 from simulations.models.economics import read_blinds, table_report, taken_report
 from simulations.models.estimate import Estimate
 from simulations.models.jackpot_policy import JackpotPolicy
+from simulations.models.job_game import read_game
 from simulations.models.players import EVERY_RIVER, SeatModel, read_seat_models
 from simulations.models.table import DropRule, Jackpot, RakePolicy, RakeRule, Table
-from simulations.models.table_jackpot import HandBand, in_band
+from simulations.models.table_game import table_lacks
 from simulations.models.table_tally import (
     LevelTally,
     TableTally,
     Waiting,
     Waits,
     simulate_table,
+)
+from simulations.rules.jackpot import (
+    Q_LOSING_CEILING,
+    Q_LOSING_FLOOR,
+    Q_WINNING_CEILING,
+    Q_WINNING_FLOOR,
+    BadBeatRules,
+    HandBand,
+    in_band,
+    qualifies,
 )
 from simulations.spec import Fields, SpecError, echo
 from simulations.stats import Proportion
@@ -84,74 +94,8 @@ HOLE_CARDS = 2
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 CHUNK_HANDS = 4096  # hands per compiled call: part of the seeded result, keep fixed
-VARIANTS = ("holdem", "omaha")
 OMAHA_LOSING_HAND = "quads"
 MAX_SWEEP = 12
-_NO_FLOOR = -1
-
-_QUADS = int(Category.FOUR_OF_A_KIND)
-_FULL_HOUSE = int(Category.FULL_HOUSE)
-
-
-@dataclass(frozen=True)
-class BadBeatRules:
-    """The jackpot's qualifiers.  Floors and ceilings are packed high-hand values (see
-    ``hand_floor`` and :func:`hand_ceiling`): a losing hand qualifies from
-    ``min_losing_hand`` up to ``max_losing_hand``, a winning hand from ``min_winning_hand``
-    up to ``max_winning_hand`` (None: no such end)."""
-
-    min_losing_hand: str = "AAATT"
-    min_winning_hand: str | None = None
-    hole_cards_play: int = 2
-    quads_need_pocket_pair: bool = False
-    board_trips_full_house: bool = True
-    max_losing_hand: str | None = None
-    max_winning_hand: str | None = None
-
-    def __post_init__(self) -> None:
-        # Each band checks its ends: a hand it reads, a floor not above the ceiling.
-        self.losing_band, self.winning_band  # noqa: B018
-        if self.hole_cards_play not in (0, 1, 2):
-            raise ValueError(f"hole_cards_play must be 0, 1 or 2, got {self.hole_cards_play}")
-
-    @property
-    def losing_band(self) -> HandBand:
-        return HandBand(self.min_losing_hand, self.max_losing_hand)
-
-    @property
-    def winning_band(self) -> HandBand:
-        return HandBand(self.min_winning_hand, self.max_winning_hand)
-
-    @property
-    def losing_floor(self) -> int:
-        return hand_floor(self.min_losing_hand)
-
-    @property
-    def losing_ceiling(self) -> int:
-        return self.losing_band.ceiling
-
-    @property
-    def winning_floor(self) -> int:
-        return self.winning_band.floor
-
-    @property
-    def winning_ceiling(self) -> int:
-        return self.winning_band.ceiling
-
-    def describe(self) -> str:
-        parts = [f"losing hand {self.losing_band.describe()}"]
-        if self.min_winning_hand is not None or self.max_winning_hand is not None:
-            parts.append(f"winning hand {self.winning_band.describe()}")
-        parts.append(
-            {2: "both hole cards play", 1: "at least one hole card plays", 0: "board may play"}[
-                self.hole_cards_play
-            ]
-        )
-        if self.quads_need_pocket_pair:
-            parts.append("four of a kind needs a pocket pair")
-        if not self.board_trips_full_house:
-            parts.append("no full house with three of a kind on the board")
-        return "; ".join(parts)
 
 
 # The hands from one hit to the next: each hand hits with the same chance, independently.
@@ -194,8 +138,8 @@ class BadBeatModel:
     trials_field: ClassVar[str] = "hands"
 
     players: int = 9
-    variant: str = "holdem"
-    rules: BadBeatRules = BadBeatRules()
+    game: str = "NT"  # a registry code the table deals (table_game.TABLE_NEEDS)
+    rules: BadBeatRules = field(default_factory=BadBeatRules)
     blinds: tuple[int, int] = (1, 2)
     models: tuple[SeatModel, ...] = ()  # none: every seat to the river
     room: Room = field(default_factory=Room)
@@ -205,18 +149,24 @@ class BadBeatModel:
     sweep: tuple[str, ...] = ()  # more losing hands judged, each reported on its own
 
     def __post_init__(self) -> None:
-        if self.variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {VARIANTS}, got {echo(self.variant)}")
+        missing = table_lacks(variant(self.game)) if self.game in VARIANTS else ["a game code"]
+        if missing:
+            raise ValueError(f"game: {echo(self.game)} is not dealt here: {'; '.join(missing)}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.players}")
-        if self.variant == "omaha" and self.rules.hole_cards_play != 2:
+        if self.omaha and self.rules.hole_cards_play != 2:
             raise ValueError("hole_cards_play: an Omaha hand plays exactly two hole cards")
+
+    @property
+    def omaha(self) -> bool:
+        """The game's hands are Omaha's: four hole cards, exactly two playing."""
+        return Table(self.game).omaha
 
     @property
     def classic(self) -> bool:
         """Hold'em to the river with no room settings: dealt as the job always was."""
         return (
-            self.variant == "holdem"
+            not self.omaha
             and not self.models
             and self.blinds == (1, 2)
             and self.room == Room()
@@ -253,7 +203,7 @@ class BadBeatModel:
         floors = tuple(floor for floor, _ in self.levels)
         policy = RakePolicy("house", self.rake, self.drop)
         return Table(
-            self.variant,
+            self.game,
             self.players,
             self.blinds,
             self.models or (replace(EVERY_RIVER, seats=self.players),),
@@ -263,14 +213,14 @@ class BadBeatModel:
 
     @classmethod
     def from_fields(cls, job: Fields) -> BadBeatModel:
-        """Read the ``[game]`` and ``[jackpot]`` tables of a job, and those of
+        """Read ``game``, the ``[table]`` and ``[jackpot]`` tables of a job, and those of
         :mod:`simulations.models.bad_beat_room`; errors name the field."""
-        game = job.table("game")
-        variant = game.string("variant", "holdem", choices=VARIANTS)
-        players = game.integer("players", 9, low=MIN_PLAYERS, high=MAX_PLAYERS)
-        blinds = read_blinds(game)
-        game.finish()
-        omaha = variant == "omaha"
+        code = read_game(job, "NT", table_lacks).code
+        table = job.table("table")
+        players = table.integer("players", 9, low=MIN_PLAYERS, high=MAX_PLAYERS)
+        blinds = read_blinds(table)
+        table.finish()
+        omaha = Table(code).omaha
         jackpot = job.table("jackpot")
         default_losing = OMAHA_LOSING_HAND if omaha else "AAATT"
         losing = _read_band(jackpot, "losing_hand", default_losing)
@@ -316,14 +266,14 @@ class BadBeatModel:
                 _below_ceiling(where, text, hand_floor(text), losing)
         if policy is not None and drop is None:
             raise SpecError("policy", "needs a [drop]: what funds the jackpot?")
-        return cls(players, variant, rules, blinds, models, room, rake, drop, policy, sweep)
+        return cls(players, code, rules, blinds, models, room, rake, drop, policy, sweep)
 
     @property
     def cards_per_hand(self) -> int:
         return BOARD_CARDS + HOLE_CARDS * self.players
 
     def describe(self) -> str:
-        game = "Texas hold'em" if self.variant == "holdem" else "Omaha"
+        game = f"{variant(self.game).name} ({self.game})"
         if not self.models:
             return f"{game}, {self.players} players, every hand to the river"
         kinds = ", ".join(f"{m.seats} {m.name}" for m in self.models)
@@ -331,7 +281,7 @@ class BadBeatModel:
 
     def describe_qualifier(self) -> str:
         text = self.rules.describe()
-        if self.variant == "omaha":
+        if self.omaha:
             text = text.replace("both hole cards play", "exactly two hole cards play")
         return text
 
@@ -551,168 +501,43 @@ def count_jackpots(
     out = np.empty(dealt.shape[0], dtype=np.bool_) if flags is None else flags
     shown = np.empty(dealt.shape[0], dtype=np.bool_) if qualifying is None else qualifying
     values = np.empty(players, dtype=np.int64) if scratch is None else scratch
-    return int(
-        _jackpot_kernel(
-            dealt,
-            players,
-            rules.losing_floor,
-            rules.losing_ceiling,
-            rules.winning_floor,
-            rules.winning_ceiling,
-            rules.hole_cards_play,
-            rules.quads_need_pocket_pair,
-            rules.board_trips_full_house,
-            TABLES,
-            values,
-            out,
-            shown,
-        )
-    )
-
-
-@nb.njit(cache=True)
-def _five_value(
-    a: int,
-    b: int,
-    c: int,
-    d: int,
-    e: int,
-    tables: HighTables,
-) -> int:
-    keys, flush_values, row_offsets, rank_values = tables
-    key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
-    if flush_suit(key) >= 0:
-        mask = (
-            (1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2)) | (1 << (d >> 2)) | (1 << (e >> 2))
-        )
-        return int(flush_values[mask])
-    return rank_lookup(key, row_offsets, rank_values)
-
-
-@nb.njit(cache=True)
-def _hole_cards_play(
-    dealt: npt.NDArray[np.int8],
-    i: int,
-    h0: int,
-    h1: int,
-    need: int,
-    value: int,
-    tables: HighTables,
-) -> bool:
-    """Whether a five-card hand using at least ``need`` hole cards is worth ``value``."""
-    if need == 0:
-        return True
-    # Both hole cards and three of the board.
-    for x in range(BOARD_CARDS):
-        for y in range(x + 1, BOARD_CARDS):
-            for z in range(y + 1, BOARD_CARDS):
-                v = _five_value(
-                    h0,
-                    h1,
-                    dealt[i, x],
-                    dealt[i, y],
-                    dealt[i, z],
-                    tables,
-                )
-                if v == value:
-                    return True
-    if need == 2:
-        return False
-    # One hole card and four of the board: leave out one board card.
-    for h in (h0, h1):
-        for skip in range(BOARD_CARDS):
-            cards = np.empty(4, dtype=np.int64)
-            m = 0
-            for x in range(BOARD_CARDS):
-                if x != skip:
-                    cards[m] = dealt[i, x]
-                    m += 1
-            v = _five_value(
-                h,
-                cards[0],
-                cards[1],
-                cards[2],
-                cards[3],
-                tables,
-            )
-            if v == value:
-                return True
-    return False
-
-
-@nb.njit(cache=True)
-def _qualifies(
-    dealt: npt.NDArray[np.int8],
-    i: int,
-    p: int,
-    value: int,
-    hole_cards_play: int,
-    quads_need_pocket_pair: bool,
-    board_trips_full_house: bool,
-    tables: HighTables,
-) -> bool:
-    h0 = dealt[i, BOARD_CARDS + 2 * p]
-    h1 = dealt[i, BOARD_CARDS + 2 * p + 1]
-    category = value >> 20
-    top_rank = (value >> 16) & 15
-    pocket_pair_of_top = h0 >> 2 == top_rank and h1 >> 2 == top_rank
-    if quads_need_pocket_pair and category == _QUADS and not pocket_pair_of_top:
-        return False
-    holds_trips_rank = h0 >> 2 == top_rank or h1 >> 2 == top_rank
-    if not board_trips_full_house and category == _FULL_HOUSE and not holds_trips_rank:
-        return False
-    return _hole_cards_play(
-        dealt,
-        i,
-        h0,
-        h1,
-        hole_cards_play,
-        value,
-        tables,
-    )
+    return int(_jackpot_kernel(dealt, players, rules.qualifier(), TABLES, values, out, shown))
 
 
 @nb.njit(cache=True)
 def _jackpot_kernel(
     dealt: npt.NDArray[np.int8],
     players: int,
-    losing_floor: int,
-    losing_ceiling: int,
-    winning_floor: int,
-    winning_ceiling: int,
-    hole_cards_play: int,
-    quads_need_pocket_pair: bool,
-    board_trips_full_house: bool,
+    qualifier: npt.NDArray[np.int64],
     tables: HighTables,
     values: npt.NDArray[np.int64],
     flags: npt.NDArray[np.bool_],
     qualifying: npt.NDArray[np.bool_],
 ) -> int:
     card_keys, flush_values, row_offsets, rank_values = tables
+    losing_floor = qualifier[Q_LOSING_FLOOR]
+    losing_ceiling = qualifier[Q_LOSING_CEILING]
+    winning_floor = qualifier[Q_WINNING_FLOOR]
+    winning_ceiling = qualifier[Q_WINNING_CEILING]
     hits = 0
     for i in range(dealt.shape[0]):
         board_key = 0
+        board_suited = 0
         for j in range(BOARD_CARDS):
-            board_key += card_keys[dealt[i, j]]
+            c = dealt[i, j]
+            board_key += card_keys[c]
+            board_suited |= card_bit(c)
         contenders = 0
         for p in range(players):
             h0 = dealt[i, BOARD_CARDS + 2 * p]
             h1 = dealt[i, BOARD_CARDS + 2 * p + 1]
-            key = board_key + card_keys[h0] + card_keys[h1]
-            suit = flush_suit(key)
-            if suit >= 0:
-                mask = 0
-                for j in range(BOARD_CARDS):
-                    c = dealt[i, j]
-                    if c & 3 == suit:
-                        mask |= 1 << (c >> 2)
-                if h0 & 3 == suit:
-                    mask |= 1 << (h0 >> 2)
-                if h1 & 3 == suit:
-                    mask |= 1 << (h1 >> 2)
-                value = flush_values[mask]
-            else:
-                value = rank_lookup(key, row_offsets, rank_values)
+            value = high_value(
+                board_key + card_keys[h0] + card_keys[h1],
+                board_suited | card_bit(h0) | card_bit(h1),
+                flush_values,
+                row_offsets,
+                rank_values,
+            )
             values[p] = value
             if value >= losing_floor:
                 contenders += 1
@@ -721,22 +546,18 @@ def _jackpot_kernel(
         # A qualifying losing hand is at or above the losing floor: rare, so check the hands
         # closely only then (a hit needs two such hands: the loser's and the winner's).
         if contenders >= 1:
+            board = dealt[i, :BOARD_CARDS]
             weakest_loser = 1 << 40
             best_winner = -1
             for p in range(players):
                 value = values[p]
                 if value < losing_floor:
                     continue
-                if not _qualifies(
-                    dealt,
-                    i,
-                    p,
-                    value,
-                    hole_cards_play,
-                    quads_need_pocket_pair,
-                    board_trips_full_house,
-                    tables,
-                ):
+                hole = dealt[i, BOARD_CARDS + 2 * p : BOARD_CARDS + 2 * p + HOLE_CARDS]
+                if not qualifies(
+                    hole, board, value, qualifier, card_keys, flush_values, row_offsets,
+                    rank_values,
+                ):  # fmt: skip
                     continue
                 if in_band(value, losing_floor, losing_ceiling):
                     shown = True
@@ -748,56 +569,3 @@ def _jackpot_kernel(
         qualifying[i] = shown
         hits += hit
     return hits
-
-
-def reference_jackpot(
-    board: Sequence[int], holes: Sequence[Sequence[int]], rules: BadBeatRules
-) -> bool:
-    """The same verdict as the kernel, written plainly over the scalar evaluator."""
-    losers, winners = _reference_qualifying(board, holes, rules)
-    return bool(losers and winners and max(winners) > min(losers))
-
-
-def reference_qualifying(
-    board: Sequence[int], holes: Sequence[Sequence[int]], rules: BadBeatRules
-) -> bool:
-    """Whether some hand shown is a qualifying losing hand, written plainly."""
-    return bool(_reference_qualifying(board, holes, rules)[0])
-
-
-def _reference_qualifying(
-    board: Sequence[int], holes: Sequence[Sequence[int]], rules: BadBeatRules
-) -> tuple[list[int], list[int]]:
-    """The values of the qualifying hands of the losing band and of the winning band."""
-    losers: list[int] = []
-    winners: list[int] = []
-    for hole in holes:
-        best = evaluate_high([*board, *hole])
-        if best.value < rules.losing_floor:
-            continue  # below every losing hand, so it beats none
-        top = best.value >> 16 & 15
-        hole_ranks = [card >> 2 for card in hole]
-        is_quads = best.category is Category.FOUR_OF_A_KIND
-        if rules.quads_need_pocket_pair and is_quads and hole_ranks != [top, top]:
-            continue
-        is_full_house = best.category is Category.FULL_HOUSE
-        if not rules.board_trips_full_house and is_full_house and top not in hole_ranks:
-            continue
-        if not _reference_hole_cards_play(board, hole, rules.hole_cards_play, best.value):
-            continue
-        if rules.losing_band.contains(best.value):
-            losers.append(best.value)
-        if rules.winning_band.contains(best.value):
-            winners.append(best.value)
-    return losers, winners
-
-
-def _reference_hole_cards_play(
-    board: Sequence[int], hole: Sequence[int], need: int, value: int
-) -> bool:
-    for used in range(need, HOLE_CARDS + 1):
-        for hole_part in itertools.combinations(hole, used):
-            for board_part in itertools.combinations(board, 5 - used):
-                if evaluate_high([*hole_part, *board_part]).value == value:
-                    return True
-    return False

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from simulations.evaluators.floors import describe_floor, hand_floor
 from simulations.models.economics import describe_drop, describe_rake, read_drop, read_rake_rule
@@ -36,7 +36,6 @@ from simulations.models.jackpot_policy import (
 )
 from simulations.models.players import SeatModel
 from simulations.models.table import Conditions, DropRule, RakeRule
-from simulations.models.table_jackpot import HandBand
 from simulations.models.table_tally import (
     SHARE_UNITS,
     U_LOSER,
@@ -47,11 +46,9 @@ from simulations.models.table_tally import (
     LevelTally,
     TableTally,
 )
+from simulations.rules.jackpot import BadBeatRules, HandBand
 from simulations.spec import Fields, SpecError
 from simulations.stats import Proportion
-
-if TYPE_CHECKING:
-    from simulations.models.bad_beat import BadBeatRules
 
 MAX_STEPS = 12
 SHARE_KEYS = ("loser_share", "winner_share", "table_share", "room_share")

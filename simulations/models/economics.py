@@ -4,7 +4,7 @@ figures a room compares with its own tracked statistics to set the player models
 
 A rake is written as the engine's :class:`~simulations.engine.game.Rake` reads it (Rules
 003_6e018542f14946f8.txt: 'taking a percentage of the pots as their rake'; the arithmetic is
-:mod:`simulations.engine.rake_rules`'):
+:mod:`simulations.rules.rake_rules`'):
 
 * ``percent`` (a percentage of the pot, 0 to under 100), ``unit`` (whole chips of rake),
   ``rounding`` (``down``, ``half-even``, ``half-up``, ``up``) — a linear rake;

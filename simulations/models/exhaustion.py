@@ -11,7 +11,8 @@ earlier players' discards", with the house rules that "the bottom card of the de
 given as a replacement" and that "a player is not allowed to draw five consecutive cards".
 
 One trial is one hand at each number of players asked for (every number is dealt from the
-same seeds), of one of the games in :data:`GAMES`, under one of the game's exhaustion rules
+same seeds), of a game of the registry whose deal the job's dealer plays
+(:mod:`simulations.models.exhaustion_games`), under one of the game's exhaustion rules
 (:data:`RULES`), with the players of :mod:`simulations.models.exhaustion_policy`.  The
 compiled loop of :mod:`simulations.models.exhaustion_kernel` plays the hands; a test holds it
 to the reference engine hand for hand (:mod:`simulations.models.exhaustion_reference`).  For
@@ -37,14 +38,14 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from simulations.engine import exhaustion_rules as rules
 from simulations.engine.deck_order import check_deal
 from simulations.engine.game import ExhaustionRule, GameDefinition
 from simulations.engine.phases import Bet, Deal, Draw, Pass, Phase
-from simulations.engine.variants import POKER_VARIANTS
+from simulations.engine.variants import POKER_VARIANTS, VARIANTS, variant
 from simulations.models import exhaustion_kernel as k
 from simulations.models.distribution import BOUNDED, summary
 from simulations.models.estimate import Estimate
+from simulations.models.exhaustion_games import exhaustion_lacks, family_of
 from simulations.models.exhaustion_policy import (
     DEFAULT_DRAW_RANK,
     Family,
@@ -53,24 +54,15 @@ from simulations.models.exhaustion_policy import (
     parse_draw_rank,
     parse_threshold,
 )
+from simulations.models.job_game import read_game
 from simulations.models.tally import Counts
-from simulations.spec import Fields, SpecError, echo
+from simulations.rules import exhaustion_rules as rules
+from simulations.spec import Fields, SpecError
 from simulations.stats import Proportion
 
 CHUNK = 65_536  # hands per compiled call: part of the seeded result, keep fixed
 LAW_TOLERANCE = 1e-9  # how far a draw-count law's chances may sum from 1
 
-# The games offered, by registry code, and how their hands and draws are read.
-GAMES: dict[str, Family] = {
-    "F7S": Family.STUD,
-    "F5S": Family.STUD,
-    "F6S": Family.STUD,
-    "F5CD": Family.DRAW_HIGH,
-    "F2L3D": Family.DEUCE_TO_SEVEN,
-    "FA5L3D": Family.ACE_TO_FIVE,
-    "FB": Family.BADUGI,
-    "FANA": Family.ANACONDA,
-}
 STUD_RULES = (ExhaustionRule.STUD_BURNS_THEN_COMMUNITY, ExhaustionRule.STUD_WSOP)
 DRAW_RULES = (
     ExhaustionRule.DRAW_OTHERS_DISCARDS,
@@ -445,8 +437,9 @@ class ExhaustionModel:
     law: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
-        if self.code not in GAMES:
-            raise ValueError(f"code: {self.code!r} is not one of {', '.join(GAMES)}")
+        missing = exhaustion_lacks(variant(self.code)) if self.code in VARIANTS else ["a code"]
+        if missing:
+            raise ValueError(f"game: {self.code!r} is not dealt here: {'; '.join(missing)}")
         base = self.base_game
         low, high = self.players
         if not base.min_players <= low <= high <= base.max_players:
@@ -474,15 +467,11 @@ class ExhaustionModel:
 
     @classmethod
     def from_fields(cls, job: Fields) -> ExhaustionModel:
-        """Read ``[game]``, ``[policy]`` and ``[draw]``; errors name the field."""
-        section = job.table("game")
-        code = section.string("code", "F7S")
-        if code not in GAMES:
-            raise SpecError(
-                section.path("code"), f"must be one of {', '.join(GAMES)}; got {echo(code)}"
-            )
+        """Read ``game``, ``[table]``, ``[policy]`` and ``[draw]``; errors name the field."""
+        code = read_game(job, "F7S", exhaustion_lacks).code
+        section = job.table("table")
         base = POKER_VARIANTS[code].game()
-        family = GAMES[code]
+        family = _family(code)
         players = section.integer_range(
             "players",
             (base.min_players, base.max_players),
@@ -539,7 +528,7 @@ class ExhaustionModel:
 
     @property
     def family(self) -> Family:
-        return GAMES[self.code]
+        return _family(self.code)
 
     @property
     def base_game(self) -> GameDefinition:
@@ -714,6 +703,13 @@ class ExhaustionModel:
         """The main share's 95 % half-width is within ``precision`` of it (see
         :meth:`Estimate.precise_enough`)."""
         return self.main_estimate(tally).precise_enough(precision)
+
+
+def _family(code: str) -> Family:
+    found = family_of(POKER_VARIANTS[code].game())
+    if found is None:
+        raise ValueError(f"the exhaustion job does not deal {code}")
+    return found
 
 
 @cache

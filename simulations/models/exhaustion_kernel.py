@@ -5,7 +5,7 @@ The loop deals what the reference engine's dealer deals (:mod:`simulations.engin
 the burns, each street to the live players one card at a time from the dealer's left, the
 draws in turn with their replacements, the five-consecutive rule's held-back card, and, when
 the stub runs short, the game's exhaustion rule — taking the rule's arithmetic from the same
-compiled functions (:mod:`simulations.engine.exhaustion_rules`).  Who folds and what each
+compiled functions (:mod:`simulations.rules.exhaustion_rules`).  Who folds and what each
 player discards come from :mod:`simulations.models.exhaustion_policy`, as for the reference
 player.  A test plays 100,000 hands both ways on the same decks and decisions and demands the
 same outcome of each.
@@ -27,17 +27,6 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simulations.engine.exhaustion_rules import (
-    STUD_WSOP,
-    WSOP_COMMUNITY,
-    WSOP_SCRAMBLE,
-    WSOP_SCRAMBLE_COMMUNITY,
-    discard_returns,
-    held_back,
-    must_reshuffle,
-    stud_shortfall,
-    wsop_last_street,
-)
 from simulations.models.exhaustion_policy import (
     ACE_TO_FIVE,
     BADUGI,
@@ -48,6 +37,17 @@ from simulations.models.exhaustion_policy import (
     start_score,
 )
 from simulations.models.splitmix import skip, uniform
+from simulations.rules.exhaustion_rules import (
+    STUD_WSOP,
+    WSOP_COMMUNITY,
+    WSOP_SCRAMBLE,
+    WSOP_SCRAMBLE_COMMUNITY,
+    discard_returns,
+    held_back,
+    must_reshuffle,
+    stud_shortfall,
+    wsop_last_street,
+)
 
 # The phases as a program of rows: (kind, a, b, c, d).
 DEAL = 0  # a: down, b: up, c: board, d: burn
@@ -83,7 +83,7 @@ BY_CARDS = 0  # the draw policy of exhaustion_policy
 BY_LAW = 1  # a number of cards from the draw-count law, the first cards held
 
 # The settings as one int64 array (indices).
-S_RULE = 0  # simulations.engine.exhaustion_rules' code
+S_RULE = 0  # simulations.rules.exhaustion_rules' code
 S_BOTTOM = 1  # deals_bottom_card
 S_FIVE = 2  # five_consecutive
 S_FAMILY = 3  # simulations.models.exhaustion_policy's family

@@ -44,9 +44,8 @@ from simulations.engine.guts_game import (
     ViciousPayers,
     WorstHandPays,
 )
-from simulations.engine.guts_rules import MATCH, NO_CAP, VICIOUS, WORST_HAND_DOUBLES
 from simulations.engine.pots import OddChipRule
-from simulations.engine.variants import GUTS_VARIANTS
+from simulations.engine.variants import GUTS_VARIANTS, Variant
 from simulations.models import guts_kernel as k
 from simulations.models.distribution import (
     LogBins,
@@ -70,7 +69,9 @@ from simulations.models.guts_policy import (
     threshold_for_top,
     threshold_label,
 )
+from simulations.models.job_game import read_game
 from simulations.models.tally import Counts, merge_each
+from simulations.rules.guts_rules import MATCH, NO_CAP, VICIOUS, WORST_HAND_DOUBLES
 from simulations.spec import Fields, SpecError
 from simulations.stats import Z_95, Proportion
 
@@ -183,6 +184,12 @@ class GutsTally:
             _add(self.pot_counts, other.pot_counts),
             self.equilibrium or other.equilibrium,
         )
+
+
+def guts_lacks(found: Variant) -> list[str]:
+    """What the guts loop needs of a registry game and ``found`` lacks: a guts game's rules
+    (a file of ``kind = "guts"``), which the loop reads whole (:class:`GutsGame`)."""
+    return [] if isinstance(found.definition, GutsGame) else ["a guts game (this is a poker game)"]
 
 
 def _add(left: tuple[int, ...], right: tuple[int, ...]) -> tuple[int, ...]:
@@ -300,15 +307,15 @@ class GutsModel:
     @property
     def game(self) -> GutsGame:
         if self.code not in GUTS_VARIANTS:
-            raise ValueError(f"code: {self.code!r} is not a guts game")
+            raise ValueError(f"game: {self.code!r} is not a guts game")
         return GUTS_VARIANTS[self.code].guts()
 
     @classmethod
     def from_fields(cls, job: Fields) -> GutsModel:
-        """Read ``[game]``, ``[policy]``, ``[[seats]]``, ``[equilibrium]``, ``[statistics]``
-        and ``[[forced]]``."""
-        section = job.table("game")
-        code = section.string("code", "G3", choices=tuple(GUTS_VARIANTS))
+        """Read ``game``, ``[table]``, ``[policy]``, ``[[seats]]``, ``[equilibrium]``,
+        ``[statistics]`` and ``[[forced]]``."""
+        code = read_game(job, "G3", guts_lacks).code
+        section = job.table("table")
         game = GUTS_VARIANTS[code].guts()
         players = section.integer("players", 5, low=game.min_players, high=game.max_players)
         max_deals = section.integer("max_deals", 1000, low=1, high=MAX_DEALS)

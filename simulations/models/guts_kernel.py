@@ -4,8 +4,8 @@ The loop plays what :class:`~simulations.engine.guts.GutsSession` plays — the 
 deal's cards one at a time from the dealer's left, every player's in or out, the dealer's
 rule and its challenge, the showdown among those in, the pot rule, the cap and its
 set-aside, redeals — deal for deal and chip for chip, with the pot arithmetic taken from the
-same compiled functions (:mod:`simulations.engine.guts_rules`,
-:mod:`simulations.engine.odd_chips`).  A test plays 100,000 sessions both ways on the same
+same compiled functions (:mod:`simulations.rules.guts_rules`,
+:mod:`simulations.rules.settle`).  A test plays 100,000 sessions both ways on the same
 decks and the same decisions and demands the same outcome of each.
 
 No game is stopped for its size: the texts have no such stop ("the game ends when only a
@@ -30,9 +30,9 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simulations.engine.guts_rules import VICIOUS, over_cap, owed
-from simulations.engine.odd_chips import winner_chips
 from simulations.models.splitmix import uniform
+from simulations.rules.guts_rules import VICIOUS, over_cap, owed
+from simulations.rules.settle import award_clockwise
 
 DECK = 52
 # Chips below this are whole numbers exactly in float64, and so is a sum of 1,024 of them in
@@ -137,15 +137,11 @@ def _take(
 ) -> None:  # fmt: skip
     """Tied ``winners`` share ``amount``, odd chips by the game's rule from the first winner
     left of the dealer (:func:`simulations.engine.pots.split`)."""
+    seats = 0
     for w in range(count):
-        seat = winners[w]
-        rank = 0
-        for o in range(count):  # rank clockwise from the dealer's left
-            other = winners[o]
-            if (other - button - 1) % n < (seat - button - 1) % n:
-                rank += 1
-        # The shared odd-chip rule, on chips carried as float64 (whole numbers below 2^53).
-        nets[seat] += winner_chips(amount, count, rank, rule)  # type: ignore[arg-type]
+        seats |= 1 << winners[w]
+    # The shared award, on chips carried as float64 (whole numbers below 2^53).
+    award_clockwise(amount, seats, button, rule, nets[:n])  # type: ignore[arg-type]
 
 
 @nb.njit(cache=True)

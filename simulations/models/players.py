@@ -32,7 +32,7 @@ others who continue call and the rest fold; before the flop the first to play ra
 
 **Defaults** (:data:`TYPICAL`), used for a ``[[players]]`` entry's unset keys and for a
 rake job without any, are an *assumption* calibrated to published figures of full-ring
-no-limit hold'em (the README's "Player models" gives the sources and what the defaults
+no-limit hold'em (docs/jobs.md, "Player models", gives the sources and what the defaults
 produce): a VPIP of 25 % (between the 15–20 % of winning full-ring regulars,
 pokersoftware.com, 'Interpreting HUD Stats 101: VPIP', and the 30 % and more of loose
 players); continuing with a pair of tens or better on the flop and turn and two pair or

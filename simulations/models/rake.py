@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from simulations.engine.variants import variant
 from simulations.models.bad_beat_room import Room
 from simulations.models.economics import (
     describe_drop,
@@ -40,8 +41,10 @@ from simulations.models.economics import (
     taken_report,
 )
 from simulations.models.estimate import MIN_EVENTS, Estimate
+from simulations.models.job_game import read_game
 from simulations.models.players import TYPICAL, SeatModel, read_seat_models
-from simulations.models.table import VARIANTS, RakePolicy, RakeRule, Table
+from simulations.models.table import RakePolicy, RakeRule, Table
+from simulations.models.table_game import table_lacks
 from simulations.models.table_tally import TableTally, simulate_table
 from simulations.spec import Fields, SpecError, echo
 from simulations.stats import Z_95
@@ -52,12 +55,13 @@ MAX_TIME = 10**9
 
 @dataclass(frozen=True)
 class RakeModel:
-    """Hands of ``variant`` at a table of ``models`` settled under each of ``policies``."""
+    """Hands of the registry game ``game`` at a table of ``models`` settled under each of
+    ``policies``."""
 
     kind: ClassVar[str] = "rake"
     trials_field: ClassVar[str] = "hands"
 
-    variant: str = "holdem"
+    game: str = "NT"  # a registry code the table deals (table_game.TABLE_NEEDS)
     players: int = 9
     blinds: tuple[int, int] = (1, 2)
     models: tuple[SeatModel, ...] = ()
@@ -66,13 +70,13 @@ class RakeModel:
 
     @classmethod
     def from_fields(cls, job: Fields) -> RakeModel:
-        """Read ``[game]``, ``[[players]]``, ``[room]`` and ``[[policies]]``; errors name the
-        field."""
-        game = job.table("game")
-        variant = game.string("variant", "holdem", choices=tuple(VARIANTS))
-        players = game.integer("players", 9, low=2, high=10)
-        blinds = read_blinds(game)
-        game.finish()
+        """Read ``game``, ``[table]``, ``[[players]]``, ``[room]`` and ``[[policies]]``; errors
+        name the field."""
+        code = read_game(job, "NT", table_lacks).code
+        table = job.table("table")
+        players = table.integer("players", 9, low=2, high=10)
+        blinds = read_blinds(table)
+        table.finish()
         models = read_seat_models(job, players, TYPICAL)
         room_table = job.table("room")
         tables = room_table.integer("tables", 1, low=1, high=10_000)
@@ -100,18 +104,18 @@ class RakeModel:
         if not job.has("players"):
             models = ()
         room = Room(tables=tables, hands_per_hour=pace)
-        return cls(variant, players, blinds, models, tuple(policies), room)
+        return cls(code, players, blinds, models, tuple(policies), room)
 
     @property
     def table(self) -> Table:
         models = self.models or (replace(TYPICAL, seats=self.players),)
-        return Table(self.variant, self.players, self.blinds, models, self.policies, None)
+        return Table(self.game, self.players, self.blinds, models, self.policies, None)
 
     def describe(self) -> str:
-        game = "Texas hold'em" if self.variant == "holdem" else "Omaha"
+        game = f"{variant(self.game).name} ({self.game})"
         kinds = ", ".join(f"{m.seats} {m.name}" for m in self.table.models)
         small, big = self.blinds
-        return f"no-limit {game}, {self.players} players ({kinds}), blinds {small:,}/{big:,}"
+        return f"{game}, {self.players} players ({kinds}), blinds {small:,}/{big:,}"
 
     def describe_room(self) -> str:
         r = self.room

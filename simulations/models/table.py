@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, cached_property
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -26,34 +25,20 @@ from simulations.engine.game import (
     JackpotDrop,
     Rake,
     RakeRounding,
-    holdem,
-    omaha,
 )
-from simulations.engine.limits import Limit
-from simulations.engine.rake_rules import NO_CAP
+from simulations.engine.limits import Stakes
+from simulations.engine.variants import variant
 from simulations.evaluators.high import TABLES, rank_classes
 from simulations.evaluators.omaha import OMAHA_TABLES
 from simulations.models import table_kernel as k
 from simulations.models.players import Seating, SeatModel, seating
 from simulations.models.starting_hands import ranking
-from simulations.models.table_eval import HOLDEM, OMAHA
-from simulations.models.table_jackpot import (
-    Q_BOARD_TRIPS_FULL_HOUSE,
-    Q_HOLE_CARDS,
-    Q_LOSING_CEILING,
-    Q_OMAHA,
-    Q_QUADS_POCKET_PAIR,
-    Q_WINNING_CEILING,
-    Q_WINNING_FLOOR,
-    QUALIFIER,
-    ROLES,
-)
+from simulations.models.table_eval import OMAHA
+from simulations.models.table_game import evaluator
+from simulations.models.table_jackpot import ROLES
+from simulations.rules.jackpot import QUALIFIER, BadBeatRules
+from simulations.rules.rake_rules import NO_CAP
 
-if TYPE_CHECKING:
-    from simulations.models.bad_beat import BadBeatRules
-
-VARIANTS = {"holdem": HOLDEM, "omaha": OMAHA}
-HOLE_CARDS = {"holdem": 2, "omaha": 4}
 NO_SEAT = 99  # a cap row's padding: more players than any table
 STACK = 10**12  # deep enough that nobody is ever all in
 
@@ -186,19 +171,32 @@ class Hands:
 
 @dataclass(frozen=True)
 class Table:
-    """A table of ``models`` (their seats adding up to ``players``) at ``variant`` no-limit
-    with ``blinds``, settled under each of ``policies``, judging ``jackpot`` if given."""
+    """A table of ``models`` (their seats adding up to ``players``) at the registry game
+    ``code`` (one :data:`~simulations.models.table_game.TABLE_NEEDS` allows) with
+    ``blinds``, settled under each of ``policies``, judging ``jackpot`` if given."""
 
-    variant: str = "holdem"
+    code: str = "NT"
     players: int = 9
     blinds: tuple[int, int] = (1, 2)
     models: tuple[SeatModel, ...] = (SeatModel(),)
     policies: tuple[RakePolicy, ...] = ()
     jackpot: Jackpot | None = None
 
+    @cached_property
+    def evaluator(self) -> int:
+        """The kernel's hand evaluator: table_eval.HOLDEM or OMAHA."""
+        found = evaluator(variant(self.code).game())
+        if found is None:
+            raise ValueError(f"the table does not deal {self.code}")
+        return found
+
+    @property
+    def omaha(self) -> bool:
+        return self.evaluator == OMAHA
+
     @property
     def hole(self) -> int:
-        return HOLE_CARDS[self.variant]
+        return 4 if self.omaha else 2
 
     @property
     def big_blind(self) -> int:
@@ -209,10 +207,12 @@ class Table:
         return seating(self.models, self.players, self.big_blind)
 
     def game(self, policy: RakePolicy | None = None) -> GameDefinition:
-        """The engine's game for the reference player: no limit, these blinds, the policy's
-        rake and drop."""
-        base = holdem if self.variant == "holdem" else omaha
-        game = base(Limit.NO, blinds=self.blinds)
+        """The engine's game for the reference player: the registry's, with these blinds
+        (the big blind the minimum bet) and the policy's rake and drop."""
+        base = variant(self.code).game()
+        game = replace(
+            base, forced=replace(base.forced, blinds=self.blinds), stakes=Stakes(self.blinds[1])
+        )
         if policy is None:
             return game
         rake = policy.rake.engine() if policy.rake is not None else None
@@ -223,7 +223,7 @@ class Table:
         c = self.jackpot.conditions if self.jackpot else Conditions()
         out = np.zeros(k.TABLE, dtype=np.int64)
         out[k.T_PLAYERS] = self.players
-        out[k.T_VARIANT] = VARIANTS[self.variant]
+        out[k.T_VARIANT] = self.evaluator
         out[k.T_HOLE] = self.hole
         out[k.T_SMALL_BLIND], out[k.T_BIG_BLIND] = self.blinds
         out[k.T_JACKPOT] = self.jackpot is not None
@@ -235,17 +235,9 @@ class Table:
         return out
 
     def qualifier(self) -> npt.NDArray[np.int64]:
-        out = np.zeros(QUALIFIER, dtype=np.int64)
-        if self.jackpot is not None:
-            rules = self.jackpot.rules
-            out[Q_WINNING_FLOOR] = rules.winning_floor
-            out[Q_HOLE_CARDS] = rules.hole_cards_play
-            out[Q_QUADS_POCKET_PAIR] = rules.quads_need_pocket_pair
-            out[Q_BOARD_TRIPS_FULL_HOUSE] = rules.board_trips_full_house
-            out[Q_OMAHA] = self.variant == "omaha"
-            out[Q_LOSING_CEILING] = rules.losing_ceiling
-            out[Q_WINNING_CEILING] = rules.winning_ceiling
-        return out
+        if self.jackpot is None:
+            return np.zeros(QUALIFIER, dtype=np.int64)
+        return self.jackpot.rules.qualifier(omaha=self.omaha)
 
     def policy_arrays(self) -> tuple[npt.NDArray[np.int64], ...]:
         rows = np.array([p.row() for p in self.policies], dtype=np.int64).reshape(
@@ -273,7 +265,7 @@ class Table:
     def play_into(self, seeds: npt.NDArray[np.uint64], hands: Hands) -> None:
         """Play the hand of each seed into the first rows of ``hands``."""
         seats = self.seats
-        order = ranking(VARIANTS[self.variant])
+        order = ranking(self.evaluator)
         rows, cap_players, caps = self.policy_arrays()
         o = OMAHA_TABLES
         k.play_hands(

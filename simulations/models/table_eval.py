@@ -15,7 +15,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simulations.evaluators.high import inlined_flush_suit, rank_class_lookup
+from simulations.evaluators.high import card_bit, high_value, inlined_flush_suit
 
 HOLDEM = 0
 OMAHA = 1
@@ -49,19 +49,12 @@ def holdem_value(
     h0 = holes[p, 0]
     h1 = holes[p, 1]
     key = key_of_board + card_keys[h0] + card_keys[h1]
-    suit = inlined_flush_suit(key)
-    if suit < 0:
-        return rank_class_lookup(key, row_offsets, rank_classes, class_values)
-    mask = 0
-    if h0 & 3 == suit:
-        mask |= 1 << (h0 >> 2)
-    if h1 & 3 == suit:
-        mask |= 1 << (h1 >> 2)
-    for j in range(shown):
-        c = board[j]
-        if c & 3 == suit:
-            mask |= 1 << (c >> 2)
-    return int(flush_values[mask])
+    suited = 0
+    if inlined_flush_suit(key) >= 0:  # the suited bits only for a flush: a few in a hundred
+        suited = card_bit(h0) | card_bit(h1)
+        for j in range(shown):
+            suited |= card_bit(board[j])
+    return high_value(key, suited, flush_values, row_offsets, class_values, rank_classes)
 
 
 @nb.njit(cache=True, inline="always")

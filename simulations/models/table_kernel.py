@@ -7,8 +7,8 @@ the reference player (:mod:`simulations.models.table_reference`): the blinds, th
 one at a time from the dealer's left, the burns and the board, a betting round on each
 street, the uncalled bet handed back, the showdown, and the settlement — the rake and the
 jackpot drop taken before the award from the same compiled functions as the engine's
-(:mod:`simulations.engine.rake_rules`), the odd chips of a split pot by
-:mod:`simulations.engine.odd_chips`.  A test plays 100,000 hands both ways on the same decks
+(:mod:`simulations.rules.rake_rules`), the uncalled bet and the award of a split pot by
+:mod:`simulations.rules.settle`.  A test plays 100,000 hands both ways on the same decks
 and decisions and demands the same stacks, rake, drop and jackpot verdict.
 
 **The betting.**  Before the flop each seat plays its starting hand or not
@@ -33,8 +33,6 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simulations.engine.odd_chips import ALL_TO_FIRST, winner_chips
-from simulations.engine.rake_rules import applicable_cap, drop_amount, house_take, rake_amount
 from simulations.models.players import bet_size, continues
 from simulations.models.splitmix import uniform_at
 from simulations.models.starting_hands import combo_of, plays
@@ -48,6 +46,10 @@ from simulations.models.table_eval import (
     street_triples,
 )
 from simulations.models.table_jackpot import ROLES, verdict
+from simulations.rules.betting import blind_seat
+from simulations.rules.odd_chips import ALL_TO_FIRST
+from simulations.rules.rake_rules import applicable_cap, drop_amount, house_take, rake_amount
+from simulations.rules.settle import award_clockwise, uncalled_bet
 
 DECK = 52
 ROUNDS = 4  # preflop, flop, turn, river: a uniform per seat each
@@ -279,9 +281,9 @@ def play_hands(
         button = int(uniform_at(seed, cards) * n)
         seat_cards(deck, n, hole, button, holes, board)
         button_of[i] = button
-        after = button + 1 if button + 1 < n else 0
-        small = button if n == 2 else after  # heads up the button posts the small blind
-        big = small + 1 if small + 1 < n else small + 1 - n
+        # The two blinds' seats (heads up the button posts the small blind).
+        small = blind_seat(0, n, 2, button, False, False)
+        big = blind_seat(1, n, 2, button, False, False)
         for s in range(n):
             contrib[s] = 0
         contrib[small] = sb
@@ -398,25 +400,13 @@ def play_hands(
                     live &= ~((1 - g) << s)
                 if kept > 1:
                     pot += kept * amount
-                else:
-                    contrib[bettor] -= amount  # a bet nobody calls is not put in
                 count = kept
                 if count == 1:
                     break
-        # The uncalled bet comes back: the most put in over the next most.
-        top = -1
-        top_seat = -1
-        second = -1
-        for s in range(n):
-            c = contrib[s]
-            if c > top:
-                second = top
-                top = c
-                top_seat = s
-            elif c > second:
-                second = c
-        if top > second:
-            contrib[top_seat] = second
+        # The uncalled bet comes back (a street's bet nobody called among it).
+        seat, excess = uncalled_bet(contrib)
+        if seat >= 0:
+            contrib[seat] -= excess
         pot = 0
         for s in range(n):
             pot += contrib[s]
@@ -496,8 +486,8 @@ def play_hands(
                         at_river[river_count] = s
                         river_count += 1
             found = verdict(
-                holes, board, at_river, river_count, values, levels, qualifier, pair_class,
-                triple_class, omaha_values, flush_values, level_roles, qualified,
+                holes, board, at_river, river_count, values, levels, qualifier, card_keys,
+                flush_values, row_offsets, class_values, rank_classes, level_roles, qualified,
             )  # fmt: skip
             if found >= 0:
                 for level in range(n_levels):
@@ -524,14 +514,6 @@ def awards(
     """``out[seat]``: each winner's part of ``amount`` (the seats of the mask ``winners``
     share it, odd chips to the first clockwise from the button, as the engine splits a pot);
     0 for the others."""
-    count = 0
     for s in range(players):
         out[s] = 0
-        if winners >> s & 1:
-            count += 1
-    rank = 0
-    for k in range(players):
-        s = (button + 1 + k) % players
-        if winners >> s & 1:
-            out[s] = winner_chips(amount, count, rank, ALL_TO_FIRST)
-            rank += 1
+    award_clockwise(amount, winners, button, ALL_TO_FIRST, out[:players])

@@ -13,7 +13,9 @@ who continues bets his share of the pot, the others who continue call, and those
 check until the bet reaches them and then fold.  Stacks are deep: nobody is ever all in.
 
 :func:`reference_verdict` judges the bad-beat jackpot of the hands shown, in plain Python:
-every five-card choice valued by :func:`~simulations.evaluators.high.evaluate_high`.
+each best hand valued by :func:`~simulations.evaluators.high.evaluate_high` (or the Omaha
+evaluator), its card conditions by the one qualifier,
+:func:`simulations.rules.jackpot.qualifies`.
 """
 
 from __future__ import annotations
@@ -28,15 +30,13 @@ import numpy.typing as npt
 
 from simulations.engine.actions import Action, LegalActions
 from simulations.engine.hand import Hand
-from simulations.evaluators.hand_value import Category
-from simulations.evaluators.high import evaluate_high
+from simulations.evaluators.high import TABLES, evaluate_high
 from simulations.evaluators.omaha import two_plus_three_batch
 from simulations.models import table_kernel as k
-from simulations.models.bad_beat import BadBeatRules
 from simulations.models.players import bet_size, continues
 from simulations.models.starting_hands import plays, ranking
-from simulations.models.table import STACK, VARIANTS, RakePolicy, Table
-from simulations.models.table_jackpot import in_band
+from simulations.models.table import STACK, RakePolicy, Table
+from simulations.rules.jackpot import BadBeatRules, in_band, qualifies
 
 LOSER, WINNER, SECOND = 0, 1, 2
 
@@ -47,11 +47,11 @@ _TRIPLES = {
 }
 
 
-def best_value(variant: str, hole: Sequence[int], board: Sequence[int]) -> int:
+def best_value(omaha: bool, hole: Sequence[int], board: Sequence[int]) -> int:
     """A player's best high value: any five of hole and board (hold'em: the scalar
     evaluator), or exactly two hole and three board cards (Omaha: the Omaha evaluator's own
     batch kernel over every choice)."""
-    if variant == "holdem":
+    if not omaha:
         return evaluate_high([*hole, *board]).value
     row = np.array([[*hole, *board]], dtype=np.int8)
     return int(two_plus_three_batch(row, len(hole), _TRIPLES[len(board)])[0])
@@ -63,31 +63,22 @@ def colex(cards: Sequence[int]) -> int:
     return sum(math.comb(c, i + 1) for i, c in enumerate(sorted(cards)))
 
 
-def _qualifies(
-    variant: str, hole: Sequence[int], board: Sequence[int], rules: BadBeatRules
-) -> bool:
-    value = best_value(variant, hole, board)
-    top = value >> 16 & 15
-    quads = rules.quads_need_pocket_pair and value >> 20 == Category.FOUR_OF_A_KIND
-    trips = not rules.board_trips_full_house and value >> 20 == Category.FULL_HOUSE
-    used_counts = (2,) if variant == "omaha" else range(rules.hole_cards_play, 3)
-    for used in used_counts:
-        for part in itertools.combinations(hole, used):
-            ranks = [c >> 2 for c in part]
-            if quads and (variant == "holdem" and [c >> 2 for c in hole] != [top, top]):
-                continue
-            if quads and variant == "omaha" and ranks != [top, top]:
-                continue
-            if trips and top not in (ranks if variant == "omaha" else [c >> 2 for c in hole]):
-                continue
-            for rest in itertools.combinations(board, 5 - used):
-                if evaluate_high([*part, *rest]).value == value:
-                    return True
-    return False
+def _qualifies(omaha: bool, hole: Sequence[int], board: Sequence[int], rules: BadBeatRules) -> bool:
+    """The qualifier's card conditions, as the kernel judges them (the one rule)."""
+    value = best_value(omaha, hole, board)
+    return bool(
+        qualifies(
+            np.array(hole, dtype=np.int64),
+            np.array(board, dtype=np.int64),
+            value,
+            rules.qualifier(omaha=omaha),
+            *TABLES,
+        )
+    )
 
 
 def reference_verdict(
-    variant: str,
+    omaha: bool,
     board: Sequence[int],
     holes: Mapping[int, Sequence[int]],
     rules: BadBeatRules,
@@ -96,7 +87,7 @@ def reference_verdict(
     """The strictest level of ``floors`` (losing floors, strictest first) at which the hands
     ``holes`` (seat -> hole cards) hit, or -1, and each level's (loser, winner, second loser)
     seat masks."""
-    good = _good(variant, board, holes, rules, floors)
+    good = _good(omaha, board, holes, rules, floors)
     found = -1
     roles: list[tuple[int, int, int]] = []
     for level, floor in enumerate(floors):
@@ -120,7 +111,7 @@ def reference_verdict(
 
 
 def _good(
-    variant: str,
+    omaha: bool,
     board: Sequence[int],
     holes: Mapping[int, Sequence[int]],
     rules: BadBeatRules,
@@ -128,16 +119,16 @@ def _good(
 ) -> dict[int, int]:
     """The seats whose hands meet the qualifier's conditions at the loosest floor, with
     their values."""
-    values = {s: best_value(variant, h, board) for s, h in holes.items()}
+    values = {s: best_value(omaha, h, board) for s, h in holes.items()}
     return {
         s: v
         for s, v in values.items()
-        if v >= min(floors) and _qualifies(variant, holes[s], board, rules)
+        if v >= min(floors) and _qualifies(omaha, holes[s], board, rules)
     }
 
 
 def reference_qualified(
-    variant: str,
+    omaha: bool,
     board: Sequence[int],
     holes: Mapping[int, Sequence[int]],
     rules: BadBeatRules,
@@ -145,7 +136,7 @@ def reference_qualified(
 ) -> int:
     """The strictest level of ``floors`` at which some hand of ``holes`` is a qualifying
     losing hand (its level's floor up to the qualifier's ceiling), or -1."""
-    good = _good(variant, board, holes, rules, floors)
+    good = _good(omaha, board, holes, rules, floors)
     for level, floor in enumerate(floors):
         if any(in_band(v, floor, rules.losing_ceiling) for v in good.values()):
             return level
@@ -217,7 +208,7 @@ class Player:
         self.going = {}
         for s in live:
             floor = int(self.seats.floors[s, street])
-            value = best_value(self.table.variant, hand.hole[s], hand.board) if floor >= 0 else 0
+            value = best_value(self.table.omaha, hand.hole[s], hand.board) if floor >= 0 else 0
             u = float(self.uniforms[1 + street, s])
             self.going[s] = bool(continues(value, floor, u, float(self.seats.chance[s])))
         turn = [(hand.button + 1 + i) % hand.n for i in range(hand.n)]
@@ -232,7 +223,7 @@ class Reference:
         self.policy = policy
         self.game = table.game(policy)
         self.seats = table.seats
-        self.order = ranking(VARIANTS[table.variant])
+        self.order = ranking(table.evaluator)
         self.deck = np.empty(k.DECK, dtype=np.int64)
         self.uniforms = np.empty((k.ROUNDS, table.players), dtype=np.float64)
 
@@ -257,10 +248,10 @@ class Reference:
                 holes = {s: [int(c) for c in hand.hole[s]] for s in shown}
                 board = [int(c) for c in hand.board]
                 level, roles = reference_verdict(
-                    table.variant, board, holes, jackpot.rules, jackpot.floors
+                    table.omaha, board, holes, jackpot.rules, jackpot.floors
                 )
                 qualified = reference_qualified(
-                    table.variant, board, holes, jackpot.rules, jackpot.floors
+                    table.omaha, board, holes, jackpot.rules, jackpot.floors
                 )
         return ReferenceHand(
             tuple(int(p) for p in hand.payoffs),

@@ -26,11 +26,11 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simulations.engine.rake_rules import NO_CAP, applicable_cap, rake_amount
 from simulations.models import table_kernel as k
 from simulations.models.table import Hands, Table, empty_hands
 from simulations.models.table_jackpot import LOSER, SECOND, WINNER
 from simulations.models.tally import Counts
+from simulations.rules.rake_rules import NO_CAP, applicable_cap, rake_amount
 
 SHARE_UNITS = 2520  # a role's part split among up to ten seats, in whole units
 LIMB = 23

@@ -17,7 +17,6 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simulations.engine import replay_kernel as kernel
 from simulations.phh.scan import (
     DECK,
     LINE_BET_RAISE,
@@ -28,6 +27,9 @@ from simulations.phh.scan import (
     LINE_SHOW,
     MAX_PLAYERS,
 )
+from simulations.rules import codes
+from simulations.rules.betting import post_antes, post_blinds, post_live
+from simulations.rules.settle import uncalled_bet
 
 
 @nb.njit(cache=True)
@@ -116,6 +118,7 @@ def count_actions(
     stacks = np.zeros(MAX_PLAYERS, dtype=np.int64)
     round_bets = np.zeros(MAX_PLAYERS, dtype=np.int64)
     dead = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    live = np.zeros(MAX_PLAYERS, dtype=np.int64)  # each contribution less its dead money
     folded = np.zeros(MAX_PLAYERS, dtype=np.bool_)
     at = 0
     for i in range(len(rows)):
@@ -132,28 +135,23 @@ def count_actions(
             round_bets[s] = 0
             dead[s] = 0
             folded[s] = False
-        if ante:
-            for s in range(n):
-                paid = min(ante, stacks[s])
-                stacks[s] -= paid
-                put[i, s] += paid
-        swapped = n == 2 and n_blinds == 2 and not blinds_left[g]
-        big_blind = 0 if swapped else n_blinds - 1
-        for step in range(3):
-            if step == 1:
-                for j in range(min(n_blinds, n)):
-                    s = j
-                    if swapped:
-                        s = 1 - j  # heads-up the button (p2) posts the small blind
-                    paid = min(blinds[g, j], stacks[s])
-                    stacks[s] -= paid
-                    put[i, s] += paid
-                    round_bets[s] += paid
-            elif big_blind_antes[g] and step == (0 if big_blind_antes_first[g] else 2):
-                paid = min(big_blind_antes[g], stacks[big_blind])
-                stacks[big_blind] -= paid
-                put[i, big_blind] += paid
-                dead[big_blind] += paid
+        # The forced bets as the kernel posts them (simulations.rules.betting); the button is
+        # the last seat, ``p1`` the first after it.
+        chips = put[i]
+        post_antes(n, n - 1, ante, stacks, chips)
+        post_blinds(
+            n,
+            n - 1,
+            blinds[g, :n_blinds],
+            False,
+            blinds_left[g],
+            big_blind_antes[g],
+            big_blind_antes_first[g],
+            stacks,
+            chips,
+            round_bets,
+            dead,
+        )
         to_match = blinds[g, n_blinds - 1] if n_blinds else 0
         good = True
         for k in range(straddle_seats.shape[1]):
@@ -164,9 +162,7 @@ def count_actions(
             if total > stacks[s]:
                 good = False  # the reference engine names the straddle it refuses
                 break
-            stacks[s] -= total
-            put[i, s] += total
-            round_bets[s] += total
+            post_live(s, total, stacks, chips, round_bets)
             to_match = total
         for line in range(line_offsets[h], line_offsets[h + 1] if good else 0):
             code = line_kinds[line]
@@ -181,7 +177,7 @@ def count_actions(
             seats[at] = seat
             if code == LINE_FOLD:
                 folded[seat] = True
-                kinds[at] = kernel.FOLD
+                kinds[at] = codes.FOLD
                 totals[at] = 0
             elif code == LINE_CHECK_CALL:
                 owed = min(to_match - round_bets[seat], stacks[seat])
@@ -193,12 +189,12 @@ def count_actions(
                     if not answerable:
                         good = False  # a check nobody could answer: the engine notes it
                         break
-                    kinds[at] = kernel.CHECK
+                    kinds[at] = codes.CHECK
                 else:
                     stacks[seat] -= owed
                     put[i, seat] += owed
                     round_bets[seat] += owed
-                    kinds[at] = kernel.CALL
+                    kinds[at] = codes.CALL
                 totals[at] = 0
             elif code == LINE_BET_RAISE:
                 total = line_amounts[line]
@@ -206,7 +202,7 @@ def count_actions(
                 if added <= 0 or added > stacks[seat]:
                     good = False
                     break
-                kinds[at] = kernel.RAISE if to_match else kernel.BET
+                kinds[at] = codes.RAISE if to_match else codes.BET
                 totals[at] = total
                 to_match = total
                 stacks[seat] -= added
@@ -221,20 +217,11 @@ def count_actions(
             encoded[i] = False
             continue
         encoded[i] = True
-        # The uncalled bet: the excess of the largest live contribution over the next (dead
-        # money counts toward no bet).
-        top = -1
-        first = 0
-        second = 0
+        # The uncalled bet, of the live contributions (dead money counts toward no bet).
         for s in range(n):
-            chips = put[i, s] - dead[s]
-            if chips > first:
-                second = first
-                first = chips
-                top = s
-            elif chips > second:
-                second = chips
-        if top >= 0 and first > second:
-            put[i, top] -= first - second
+            live[s] = put[i, s] - dead[s]
+        seat, excess = uncalled_bet(live[:n])
+        if seat >= 0:
+            put[i, seat] -= excess
     offsets[len(rows)] = at
     return at

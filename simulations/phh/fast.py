@@ -61,9 +61,14 @@ from simulations.phh.replay import (
     short_all_in_note,
 )
 from simulations.phh.stakes import HandStakes, stakes_parts
+from simulations.rules import betting, codes
 from simulations.verify.results import Outcome, ScenarioResult
 
 _BOARD_STREETS = (3, 1, 1)  # flop, turn, river
+# The forced bets' rules (simulations.rules.betting) as plain Python over the count's lists.
+_post_antes = betting.plain(betting.post_antes)
+_post_blinds = betting.plain(betting.post_blinds)
+_post_live = betting.plain(betting.post_live)
 _BETTING = frozenset({FOLD, CHECK_OR_CALL, BET_OR_RAISE, BRING_IN})  # a player's turn taken
 
 
@@ -362,34 +367,28 @@ def _actions(
     dead = [0] * n  # a big-blind ante: toward no bet, never handed back
     round_bets = [0] * n
     folded = [False] * n
-    if rules.ante:
-        for seat in range(n):
-            paid = min(rules.ante, stacks[seat])
-            stacks[seat] -= paid
-            put[seat] += paid
+    # The forced bets as the kernel posts them (simulations.rules.betting); the button is the
+    # last seat, ``p1`` the first after it.
+    _post_antes(n, n - 1, rules.ante, stacks, put)
     blinds = rules.blinds
-    swapped = n == 2 and len(blinds) == 2 and not rules.heads_up_blinds_left
-    posters = [1, 0] if swapped else list(range(len(blinds)))
-    for step in range(3):
-        if step == 1:
-            for seat, blind in zip(posters, blinds, strict=False):
-                paid = min(blind, stacks[seat])
-                stacks[seat] -= paid
-                put[seat] += paid
-                round_bets[seat] += paid
-        elif rules.big_blind_ante and step == (0 if rules.big_blind_ante_first else 2):
-            seat = posters[-1]
-            paid = min(rules.big_blind_ante, stacks[seat])
-            stacks[seat] -= paid
-            put[seat] += paid
-            dead[seat] += paid
+    _post_blinds(
+        n,
+        n - 1,
+        blinds,
+        rules.first_blind_on_button,
+        rules.heads_up_blinds_left,
+        rules.big_blind_ante,
+        rules.big_blind_ante_first,
+        stacks,
+        put,
+        round_bets,
+        dead,
+    )
     to_match = blinds[-1] if blinds else 0
     for seat, straddle in game.straddles:
         if straddle > stacks[seat]:
             return None  # the reference engine names the straddle it refuses
-        stacks[seat] -= straddle
-        put[seat] += straddle
-        round_bets[seat] += straddle
+        _post_live(seat, straddle, stacks, put, round_bets)
         to_match = straddle
     kinds: list[int] = []
     totals: list[int] = []
@@ -420,7 +419,7 @@ def _actions(
         rounds.append(betting_round)
         if verb == FOLD:
             folded[seat] = True
-            kinds.append(kernel.FOLD)
+            kinds.append(codes.FOLD)
             totals.append(0)
         elif verb == CHECK_OR_CALL:
             owed = min(to_match - round_bets[seat], stacks[seat])
@@ -428,12 +427,12 @@ def _actions(
                 others = [s for s in range(n) if s != seat and not folded[s]]
                 if all(stacks[s] == 0 for s in others):
                     return None  # a check nobody could answer: the reference engine notes it
-                kinds.append(kernel.CHECK)
+                kinds.append(codes.CHECK)
             else:
                 stacks[seat] -= owed
                 put[seat] += owed
                 round_bets[seat] += owed
-                kinds.append(kernel.CALL)
+                kinds.append(codes.CALL)
             totals.append(0)
         elif verb == BET_OR_RAISE:
             amount = line.amount
@@ -442,7 +441,7 @@ def _actions(
             added = total - round_bets[seat]
             if added <= 0 or added > stacks[seat]:
                 return None
-            kinds.append(kernel.RAISE if to_match else kernel.BET)
+            kinds.append(codes.RAISE if to_match else codes.BET)
             totals.append(total)
             to_match = total
             stacks[seat] -= added

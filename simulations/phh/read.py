@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from simulations.cards import format_card
+from simulations.checked import boolean_value, integer_value, list_value, string_value
 from simulations.engine.game import GameDefinition
 from simulations.engine.limits import Limit
 from simulations.engine.variants import POKER_VARIANTS
@@ -171,7 +172,9 @@ def _hands(read: ReadFile) -> tuple[PhhHand, ...]:
 
 
 class _Fields:
-    """The checks of one hand's fields, each error naming the file, hand and field."""
+    """The checks of one hand's fields, each error naming the file, hand and field: the
+    shared value checks of :mod:`simulations.checked` raising :class:`PhhError`, and chips.
+    Every other field of a hand is kept as written (``extra``), so no key is refused."""
 
     def __init__(self, table: dict[str, Any], source: str, section: str | None) -> None:
         self.table = table
@@ -205,11 +208,11 @@ class _Fields:
         return None if value is None else self.chips(field, value, positive=positive)
 
     def array(self, field: str, value: Any, players: int | None) -> list[Any]:
-        if not isinstance(value, list):
-            raise self.error(field, f"{value!r} is not an array")
-        if players is not None and len(value) != players:
-            raise self.error(field, f"{len(value)} entries for {players} players")
-        return value
+        # A list, the common case, is passed without a call.
+        items: list[Any] = value if type(value) is list else list_value(value, field, self.error)
+        if players is not None and len(items) != players:
+            raise self.error(field, f"{len(items)} entries for {players} players")
+        return items
 
     def chip_array(
         self, field: str, players: int | None, *, positive: bool = False
@@ -228,9 +231,16 @@ class _Fields:
 
     def flag(self, field: str) -> bool | None:
         value = self.table.get(field)
-        if value is not None and not isinstance(value, bool):
-            raise self.error(field, f"{value!r} is not true or false")
-        return value
+        if value is None or type(value) is bool:  # the common cases, without a call
+            return value
+        return boolean_value(value, field, self.error)
+
+    def strings(self, field: str, value: Any, players: int | None) -> list[str]:
+        items = self.array(field, value, players)
+        for index, item in enumerate(items):
+            if not isinstance(item, str):  # the common case passed without a call
+                string_value(item, f"{field}[{index}]", None, self.error)
+        return items
 
 
 def _size(value: int | float) -> str:
@@ -249,8 +259,8 @@ def hand_from_fields(
     """One hand from its TOML fields, checked (:class:`PhhError` naming the first problem)."""
     fields = _Fields(table, source, section)
     code = fields.required("variant")
-    if not isinstance(code, str):
-        raise fields.error("variant", f"{code!r} is not a variant code")
+    if type(code) is not str:  # only a wrong value is passed to the shared check
+        code = string_value(code, "variant", None, fields.error)
     found = POKER_VARIANTS.get(code)
     if found is None:
         raise fields.error(
@@ -262,10 +272,7 @@ def hand_from_fields(
     players = len(starting)
     if players < 2:
         raise fields.error("starting_stacks", f"{players} players: a hand needs two or more")
-    actions = fields.array("actions", fields.required("actions"), None)
-    for index, text in enumerate(actions):
-        if not isinstance(text, str):
-            raise fields.error(f"actions[{index}]", f"{text!r} is not an action line")
+    actions = fields.strings("actions", fields.required("actions"), None)
     antes = _antes(fields, players)
     blinds = (
         fields.chip_array("blinds_or_straddles", players)
@@ -275,10 +282,8 @@ def hand_from_fields(
     finishing = _finishing(fields, players)
     players_names = _names(fields, players)
     hand_number = table.get("hand")
-    if hand_number is not None and (
-        isinstance(hand_number, bool) or not isinstance(hand_number, int)
-    ):
-        raise fields.error("hand", f"{hand_number!r} is not a hand number")
+    if hand_number is not None and type(hand_number) is not int:
+        integer_value(hand_number, "hand", error=fields.error)
     bring_in = fields.optional_chips("bring_in")
     small_bet = fields.optional_chips("small_bet", positive=True)
     big_bet = fields.optional_chips("big_bet", positive=True)
@@ -353,11 +358,7 @@ def _names(fields: _Fields, players: int) -> tuple[str, ...] | None:
     value = fields.table.get("players")
     if value is None:
         return None
-    names = fields.array("players", value, players)
-    for index, name in enumerate(names):
-        if not isinstance(name, str):
-            raise fields.error(f"players[{index}]", f"{name!r} is not a player's name")
-    return tuple(names)
+    return tuple(fields.strings("players", value, players))
 
 
 def required_stakes(game: GameDefinition) -> tuple[str, ...]:

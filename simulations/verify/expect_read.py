@@ -36,25 +36,25 @@ def read_expect(
     pots = None
     if expect.has("pots"):
         pots = tuple(_pot(pot, index, players) for index, pot in enumerate(pot_tables))
-    rake = expect.integer("rake", low=0)
-    drop = expect.integer("jackpot_drop", low=0)
+    rake = expect.optional_integer("rake", low=0)
+    drop = expect.optional_integer("jackpot_drop", low=0)
     events = expect.strings("events") or ()
     no_events = expect.strings("no_events") or ()
-    finished = expect.boolean("finished")
-    jackpot_table = expect.table("jackpot")
+    finished = expect.optional_boolean("finished")
+    jackpot_table = expect.optional_table("jackpot")
     jackpot = None if jackpot_table is None else _jackpot(jackpot_table, players)
     legal = tuple(_legal(t, i, players) for i, t in enumerate(expect.tables("legal")))
     refused = tuple(_refused(t, i, players) for i, t in enumerate(expect.tables("refused")))
-    refused_setup = expect.string("refused_setup")
+    refused_setup = expect.optional_string("refused_setup")
     expect.finish()
     if refused_setup is not None:
         if not refused_setup.strip():
             raise ScenarioError(
-                expect.field("refused_setup"), "is a phrase of the refusal's message, not empty"
+                expect.path("refused_setup"), "is a phrase of the refusal's message, not empty"
             )
-        others = [key for key in expect.data if key != "refused_setup"]
+        others = [key for key in expect.mapping if key != "refused_setup"]
         if others or finishing is not None:
-            other = expect.field(others[0]) if others else "finishing_stacks"
+            other = expect.path(others[0]) if others else "finishing_stacks"
             raise ScenarioError(
                 other,
                 "a hand whose setup is refused (expect.refused_setup) is never played: "
@@ -64,7 +64,7 @@ def read_expect(
         for key in _SETTLED:
             if expect.has(key):
                 raise ScenarioError(
-                    expect.field(key),
+                    expect.path(key),
                     "is settled at the hand's end, and the hand is expected to stop before "
                     "(finished = false)",
                 )
@@ -92,7 +92,7 @@ def _stacks(table: Table, key: str, players: int) -> tuple[Number, ...] | None:
     stacks = table.numbers(key)
     if stacks is not None and len(stacks) != players:
         raise ScenarioError(
-            table.field(key), f"{len(stacks)} stacks for {players} players (starting_stacks)"
+            table.path(key), f"{len(stacks)} stacks for {players} players (starting_stacks)"
         )
     return stacks
 
@@ -105,11 +105,11 @@ def _seats(table: Table, key: str, players: int) -> frozenset[int] | None:
     names = [value] if isinstance(value, str) else value
     if not isinstance(names, list):
         raise ScenarioError(
-            table.field(key), f"must be a player or a list of players, not {type_name(value)}"
+            table.path(key), f"must be a player or a list of players, not {type_name(value)}"
         )
-    seats = [player_seat(name, f"{table.field(key)}", players) for name in names]
+    seats = [player_seat(name, f"{table.path(key)}", players) for name in names]
     if len(set(seats)) != len(seats):
-        raise ScenarioError(table.field(key), "names a player twice")
+        raise ScenarioError(table.path(key), "names a player twice")
     return frozenset(seats)
 
 
@@ -117,12 +117,12 @@ def _chips_by_player(
     table: Table, key: str, players: int, *, whole: bool
 ) -> tuple[tuple[int, Number], ...] | None:
     """A table ``{ p1 = 1250, p3 = 2500 }``: chips by player."""
-    inner = table.table(key)
+    inner = table.optional_table(key)
     if inner is None:
         return None
     found: list[tuple[int, Number]] = []
-    for name in inner.data:
-        field = inner.field(name)
+    for name in inner.mapping:
+        field = inner.path(name)
         seat = player_seat(name, field, players)
         value = inner.raw(name)
         found.append(
@@ -134,7 +134,7 @@ def _chips_by_player(
 def _pot(table: Table, index: int, players: int) -> PotCheck:
     pot = PotCheck(
         index,
-        amount=table.integer("amount", low=0),
+        amount=table.optional_integer("amount", low=0),
         eligible=_seats(table, "eligible", players),
         winners=_seats(table, "winners", players),
         shares=_chips_by_player(table, "shares", players, whole=False),
@@ -145,7 +145,7 @@ def _pot(table: Table, index: int, players: int) -> PotCheck:
 
 def _jackpot(table: Table, players: int) -> JackpotCheck:
     check = JackpotCheck(
-        hit=table.boolean("hit"),
+        hit=table.optional_boolean("hit"),
         losers=_seats(table, "loser", players),
         winners=_seats(table, "winner", players),
         pays=_pays(table, players),
@@ -162,13 +162,13 @@ def _pays(table: Table, players: int) -> tuple[tuple[int, int], ...] | None:
 def _legal(table: Table, index: int, players: int) -> LegalCheck:
     after = _after(table)
     actor_name = table.raw("actor")
-    actor = None if actor_name is None else player_seat(actor_name, table.field("actor"), players)
+    actor = None if actor_name is None else player_seat(actor_name, table.path("actor"), players)
     words = table.strings("actions")
     if words is not None:
         for position, word in enumerate(words):
             if word not in ACTION_WORDS:
                 raise ScenarioError(
-                    f"{table.field('actions')}[{position}]",
+                    f"{table.path('actions')}[{position}]",
                     f"{echo(word)} is not an action (the words: {', '.join(ACTION_WORDS)})",
                 )
     check = LegalCheck(
@@ -176,10 +176,10 @@ def _legal(table: Table, index: int, players: int) -> LegalCheck:
         after,
         actor=actor,
         actions=None if words is None else frozenset(words),
-        call=table.integer("call", low=0),
-        min=table.integer("min", low=0),
-        max=table.integer("max", low=0),
-        bring_in=table.integer("bring_in", low=0),
+        call=table.optional_integer("call", low=0),
+        min=table.optional_integer("min", low=0),
+        max=table.optional_integer("max", low=0),
+        bring_in=table.optional_integer("bring_in", low=0),
     )
     table.finish()
     return check
@@ -187,24 +187,24 @@ def _legal(table: Table, index: int, players: int) -> LegalCheck:
 
 def _refused(table: Table, index: int, players: int) -> RefusedCheck:
     after = _after(table)
-    text = table.string("action")
+    text = table.optional_string("action")
     if text is None:
-        raise ScenarioError(table.field("action"), "is required: the action line refused")
+        raise ScenarioError(table.path("action"), "is required: the action line refused")
     try:
         line = parse_line(text, players)
     except LineError as error:
-        raise ScenarioError(table.field("action"), str(error)) from None
+        raise ScenarioError(table.path("action"), str(error)) from None
     if line.by_dealer:
-        raise ScenarioError(table.field("action"), f"{text!r} is the dealer's: a player's action")
-    check = RefusedCheck(index, after, line, reason=table.string("reason"))
+        raise ScenarioError(table.path("action"), f"{text!r} is the dealer's: a player's action")
+    check = RefusedCheck(index, after, line, reason=table.optional_string("reason"))
     table.finish()
     return check
 
 
 def _after(table: Table) -> int:
-    after = table.integer("after", low=0)
+    after = table.optional_integer("after", low=0)
     if after is None:
         raise ScenarioError(
-            table.field("after"), "is required: the player actions before the point (0: first)"
+            table.path("after"), "is required: the player actions before the point (0: first)"
         )
     return after

@@ -1,29 +1,40 @@
 """Reading a scenario's tables: typed values, and errors that name the key.
 
-A scenario file is read through :class:`Table`, which checks each value's type as it is
-read and, at :meth:`Table.finish`, refuses any key no reader asked for, so that a misspelt
-expectation (``expect.pot``) is an error naming it rather than a check silently skipped.
+A scenario file is read through :class:`Table`, the shared reader of
+:mod:`simulations.checked`, which checks each value's type as it is read and, at
+:meth:`Table.finish`, refuses any key no reader asked for, so that a misspelt expectation
+(``expect.pot``) is an error naming it rather than a check silently skipped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from simulations.spec import echo, shown_key, type_name
+from simulations.checked import (
+    CheckedTable,
+    FieldError,
+    echo,
+    integer_value,
+    list_value,
+    string_value,
+    type_name,
+)
 
 Number = int | Fraction  # a stack or share; a fraction only under the exact odd-chip rule
 
 
-class ScenarioError(ValueError):
+# No amount, count or seed of a scenario needs more than 64 bits; a larger one is a typo,
+# and one of thousands of digits could not even be printed back in a message.
+MAX_INTEGER = 2**64 - 1
+
+
+class ScenarioError(FieldError):
     """A scenario that cannot be read or set up; ``field`` is the dotted path of the culprit
     (``expect.pots[1].winners``), ``problem`` what is wrong with it."""
 
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}" if field else problem)
-        self.field = field
-        self.problem = problem
+    root = "scenario"
 
 
 def player_seat(value: object, field: str, players: int) -> int:
@@ -40,124 +51,39 @@ def player_name(seat: int) -> str:
     return f"p{seat + 1}"
 
 
-class Table:
-    """One table of a scenario that remembers which keys were read."""
+class Table(CheckedTable):
+    """One table of a scenario, read by the shared reader (errors are :class:`ScenarioError`);
+    a value is optional (None when absent) and an integer at most 64 bits."""
 
-    def __init__(self, data: object, path: str) -> None:
-        if not isinstance(data, Mapping):
-            raise ScenarioError(path, f"must be a table, not {type_name(data)}")
-        self.data: Mapping[str, Any] = data
-        self.path = path
-        self._read: set[str] = set()
+    error = ScenarioError
 
-    def field(self, key: str) -> str:
-        # The user's own keys land here too (a player's name, an unknown key): quoted
-        # unless a plain word, so that the path stays one line and shows the key.
-        shown = shown_key(key)
-        return f"{self.path}.{shown}" if self.path else shown
-
-    def has(self, key: str) -> bool:
-        return key in self.data
-
-    def raw(self, key: str) -> object:
-        """The value as written (None when absent), marked as read."""
-        self._read.add(key)
-        return self.data.get(key)
-
-    def integer(self, key: str, *, low: int | None = None) -> int | None:
-        value = self.raw(key)
-        if value is None:
-            return None
-        return read_integer(value, self.field(key), low=low)
-
-    def boolean(self, key: str) -> bool | None:
-        value = self.raw(key)
-        if value is None:
-            return None
-        if not isinstance(value, bool):
-            raise ScenarioError(self.field(key), f"must be true or false, not {type_name(value)}")
-        return value
-
-    def string(self, key: str) -> str | None:
-        value = self.raw(key)
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            raise ScenarioError(self.field(key), f"must be a string, not {type_name(value)}")
-        return value
+    def optional_integer(
+        self, key: str, low: int | None = None, high: int | None = MAX_INTEGER
+    ) -> int | None:
+        return super().optional_integer(key, -MAX_INTEGER if low is None else low, high)
 
     def strings(self, key: str) -> tuple[str, ...] | None:
-        value = self.raw(key)
-        if value is None:
-            return None
-        items = read_list(value, self.field(key))
-        for index, item in enumerate(items):
-            if not isinstance(item, str):
-                raise ScenarioError(
-                    f"{self.field(key)}[{index}]", f"must be a string, not {type_name(item)}"
-                )
-        return tuple(items)
+        items = self.optional_list(key, lambda v, p: string_value(v, p, None, ScenarioError))
+        return None if items is None else tuple(items)
 
     def integers(self, key: str, *, low: int | None = None) -> tuple[int, ...] | None:
-        value = self.raw(key)
-        if value is None:
-            return None
-        items = read_list(value, self.field(key))
-        return tuple(
-            read_integer(item, f"{self.field(key)}[{i}]", low=low) for i, item in enumerate(items)
-        )
+        items = self.optional_list(key, lambda v, p: read_integer(v, p, low=low))
+        return None if items is None else tuple(items)
 
     def numbers(self, key: str) -> tuple[Number, ...] | None:
         """Chip amounts: whole numbers, or decimals where the exact odd-chip rule leaves
         fractions of a chip (PHH writes half chips as ``10112.5``)."""
-        value = self.raw(key)
-        if value is None:
-            return None
-        items = read_list(value, self.field(key))
-        return tuple(read_number(item, f"{self.field(key)}[{i}]") for i, item in enumerate(items))
-
-    def table(self, key: str) -> Table | None:
-        value = self.raw(key)
-        return None if value is None else Table(value, self.field(key))
-
-    def tables(self, key: str) -> list[Table]:
-        value = self.raw(key)
-        if value is None:
-            return []
-        items = read_list(value, self.field(key))
-        return [Table(item, f"{self.field(key)}[{i}]") for i, item in enumerate(items)]
-
-    def finish(self) -> None:
-        """Refuse the first key that no reader asked for."""
-        for key in self.data:
-            if key not in self._read:
-                known = ", ".join(sorted(self._read))
-                raise ScenarioError(self.field(key), f"unknown key (known here: {known})")
+        items = self.optional_list(key, read_number)
+        return None if items is None else tuple(items)
 
 
 def read_list(value: object, field: str) -> Sequence[Any]:
-    if not isinstance(value, list):
-        raise ScenarioError(field, f"must be a list, not {type_name(value)}")
-    return value
-
-
-# No amount, count or seed of a scenario needs more than 64 bits; a larger one is a typo,
-# and one of thousands of digits could not even be printed back in a message.
-MAX_INTEGER = 2**64 - 1
-
-
-def _bounded(value: int, field: str) -> int:
-    if abs(value) > MAX_INTEGER:
-        raise ScenarioError(field, f"must be at most {MAX_INTEGER:,} in size, got {echo(value)}")
-    return value
+    return list_value(value, field, ScenarioError)
 
 
 def read_integer(value: object, field: str, *, low: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ScenarioError(field, f"must be a whole number, not {type_name(value)}")
-    if low is not None and value < low:
-        raise ScenarioError(field, f"must be at least {low}, got {echo(value)}")
-    return _bounded(value, field)
+    low = -MAX_INTEGER if low is None else low
+    return integer_value(value, field, low, MAX_INTEGER, ScenarioError)
 
 
 def read_number(value: object, field: str) -> Number:
@@ -171,7 +97,7 @@ def read_number(value: object, field: str) -> Number:
         if abs(exact) > MAX_INTEGER:
             raise ScenarioError(field, f"must be at most {MAX_INTEGER:,} in size, got {value!r}")
         return exact.numerator if exact.denominator == 1 else exact
-    return _bounded(value, field)
+    return read_integer(value, field)
 
 
 def show_number(value: Number | float) -> str:

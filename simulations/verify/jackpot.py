@@ -3,14 +3,15 @@
 Rules 000_1a86611de8d3f5f7.txt, 'Bad beat jackpot': the jackpot is paid when a strong
 enough hand is shown down and loses to a stronger hand held by another player; the
 qualifiers (the losing hand's floor, both hole cards playing, ...) are the cardroom's and
-are read as :class:`~simulations.models.bad_beat.BadBeatRules` reads them.  The jackpot is
+are read as :class:`~simulations.rules.jackpot.BadBeatRules` reads them and judged by its
+:func:`~simulations.rules.jackpot.qualifies`.  The jackpot is
 then split among the players at the table — usually half to the losing hand, a quarter to
 the winning hand and a quarter shared by the others, those who folded included.
 
 Readings where the text is silent: only the players who reached the showdown can hit it;
 the *losing hand* is the best qualifying hand shown that lost, the *winning hand* the best
-qualifying hand shown (at or above the winning floor) — the same verdict as
-:func:`~simulations.models.bad_beat.reference_jackpot`; players tied on either hand share
+qualifying hand shown (at or above the winning floor) — the same verdict as the bad-beat
+job's (:mod:`simulations.models.bad_beat`); players tied on either hand share
 its part; each part is rounded down to whole chips, and a part split among several players
 gives its odd chips to the first of them clockwise from the button (as a split pot does);
 the table's part goes to every other player dealt in, and is not paid when there is nobody
@@ -19,14 +20,14 @@ else.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from simulations.cards import Card
-from simulations.evaluators.hand_value import Category
-from simulations.evaluators.high import evaluate_high
-from simulations.models.bad_beat import BadBeatRules
+from simulations.evaluators.high import TABLES, evaluate_high
+from simulations.rules.jackpot import BadBeatRules, qualifies
 
 HOLE_CARDS = 2
 BOARD_CARDS = 5
@@ -64,31 +65,19 @@ def qualifying_value(
     board: Sequence[Card], hole: Sequence[Card], rules: BadBeatRules
 ) -> int | None:
     """The player's best high hand if it qualifies as a bad-beat hand (at or above the
-    losing floor, and meeting the hole-card, quads and full-house qualifiers), else None."""
-    best = evaluate_high([*board, *hole])
-    if best.value < rules.losing_floor:
+    losing floor, and meeting the card conditions of
+    :func:`~simulations.rules.jackpot.qualifies`), else None."""
+    best = evaluate_high([*board, *hole]).value
+    if best < rules.losing_floor:
         return None
-    top = best.value >> 16 & 15  # the rank of the quads' or the full house's three cards
-    ranks = [card >> 2 for card in hole]
-    quads = best.category is Category.FOUR_OF_A_KIND
-    if rules.quads_need_pocket_pair and quads and ranks != [top, top]:
+    t = TABLES
+    hole_cards = np.array(hole, dtype=np.int64)
+    board_cards = np.array(board, dtype=np.int64)
+    qualifier = rules.qualifier()
+    tables = (t.card_keys, t.flush_values, t.row_offsets, t.rank_values)
+    if not qualifies(hole_cards, board_cards, best, qualifier, *tables):
         return None
-    full_house = best.category is Category.FULL_HOUSE
-    if not rules.board_trips_full_house and full_house and top not in ranks:
-        return None
-    if not _hole_cards_play(board, hole, rules.hole_cards_play, best.value):
-        return None
-    return best.value
-
-
-def _hole_cards_play(board: Sequence[Card], hole: Sequence[Card], need: int, value: int) -> bool:
-    """Whether some five-card hand using at least ``need`` hole cards is worth ``value``."""
-    for used in range(need, len(hole) + 1):
-        for part in itertools.combinations(hole, used):
-            for rest in itertools.combinations(board, 5 - used):
-                if evaluate_high([*part, *rest]).value == value:
-                    return True
-    return False
+    return best
 
 
 def judge(

@@ -94,7 +94,7 @@ def _refusal(error: ScenarioError) -> bool:
     expectations, an unknown key)."""
     return not (
         error.field.startswith("expect")
-        or error.problem.startswith("unknown key")
+        or error.unknown_key
         or "expect.refused_setup" in error.problem
     )
 

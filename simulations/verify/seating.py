@@ -42,8 +42,8 @@ class Seating:
 def read_seating(top: Table, game: GameDefinition, players: int) -> Seating | None:
     """The seating ``button_rule`` gives (None: the scenario has no button rule);
     :class:`ScenarioError` naming the key."""
-    name = top.string("button_rule")
-    last = top.table("last_hand")
+    name = top.optional_string("button_rule")
+    last = top.optional_table("last_hand")
     if name is None:
         if last is not None:
             raise ScenarioError(
@@ -64,7 +64,7 @@ def read_seating(top: Table, game: GameDefinition, players: int) -> Seating | No
             "button_rule",
             f"places a small and a big blind; {game.name} posts {len(game.forced.blinds)}",
         )
-    count = top.integer("seat_count", low=2)
+    count = top.optional_integer("seat_count", low=2)
     if count is None:
         raise ScenarioError("seat_count", "is required with button_rule: the table's seats")
     if count > MAX_SEATS:
@@ -126,19 +126,19 @@ def _last_hand(last: Table, count: int) -> Positions:
             raise ScenarioError(field, f"seat {value} of a table of {count} seats")
         return value - 1
 
-    button = last.integer("button", low=1)
+    button = last.optional_integer("button", low=1)
     if button is None:
-        raise ScenarioError(last.field("button"), "is required: the last hand's button seat")
+        raise ScenarioError(last.path("button"), "is required: the last hand's button seat")
     small = last.integers("small_blinds", low=1) or ()
     big = last.integers("big_blinds", low=1) or ()
     if not big:
         raise ScenarioError(
-            last.field("big_blinds"), "is required: the seats that posted the last big blinds"
+            last.path("big_blinds"), "is required: the seats that posted the last big blinds"
         )
     last.finish()
-    smalls, bigs = last.field("small_blinds"), last.field("big_blinds")
+    smalls, bigs = last.path("small_blinds"), last.path("big_blinds")
     return Positions(
-        seat(button, last.field("button")),
+        seat(button, last.path("button")),
         tuple(seat(s, f"{smalls}[{i}]") for i, s in enumerate(small)),
         tuple(seat(s, f"{bigs}[{i}]") for i, s in enumerate(big)),
     )

@@ -23,9 +23,9 @@ from simulations.engine.gamefile import GameFileError, parse_game
 from simulations.engine.phases import cards_held
 from simulations.engine.showdown import HandRanking
 from simulations.engine.variants import variant
-from simulations.models.bad_beat import BadBeatRules
 from simulations.phh.lines import Line, LineError, Unplayable, deck_order, parse_line
 from simulations.phh.stakes import HandStakes, StakesError, lay_stakes
+from simulations.rules.jackpot import BadBeatRules
 from simulations.spec import echo
 from simulations.verify.expect_read import read_expect
 from simulations.verify.fields import ScenarioError, Table, player_name, player_seat
@@ -80,8 +80,8 @@ def build_scenario(data: Mapping[str, Any], source: str, name: str, base: Path |
         )
     deck, seed = _cards(top, game, players, button, lines, any_source=refusal is not None)
     finishing = top.numbers("finishing_stacks")
-    jackpot = _jackpot(top.table("jackpot"), game)
-    expect = read_expect(top.table("expect"), finishing, players)
+    jackpot = _jackpot(top.optional_table("jackpot"), game)
+    expect = read_expect(top.optional_table("expect"), finishing, players)
     if expect.jackpot is not None and jackpot is None:
         raise ScenarioError("expect.jackpot", "the scenario has no jackpot table to judge")
     wants_pays = expect.jackpot is not None and expect.jackpot.pays is not None
@@ -112,10 +112,10 @@ def build_scenario(data: Mapping[str, Any], source: str, name: str, base: Path |
 
 def _game(top: Table, base: Path | None) -> GameDefinition:
     """The game (a registry code or a game file) with the house's ``options`` laid over it."""
-    code = top.string("game")
-    game_file = top.string("game_file")
-    phh_code = top.string("variant")
-    options = top.table("options")
+    code = top.optional_string("game")
+    game_file = top.optional_string("game_file")
+    phh_code = top.optional_string("variant")
+    options = top.optional_table("options")
     if code is not None and game_file is not None:
         raise ScenarioError("game_file", "give a game code (game) or a game file, not both")
     code_field = "game"
@@ -137,9 +137,9 @@ def _game(top: Table, base: Path | None) -> GameDefinition:
         path = resolve(base, game_file, "game_file")
         source = f"game_file {game_file}"
         data = _read_toml(path, "game_file")
-    changes = options.data if options is not None else {}
+    changes = options.mapping if options is not None else {}
     if options is not None:
-        for key in options.data:
+        for key in options.mapping:
             options.raw(key)  # the game-file reader checks every option
     try:
         return parse_game(deep_merge(data, changes), source).game
@@ -182,7 +182,7 @@ def _stakes(
         antes = top.integers("antes", low=0)
     else:
         antes = Table({"antes": [raw_antes]}, "").integers("antes", low=0) or (0,)
-    if top.boolean("ante_trimming_status") and antes is not None and any(antes):
+    if top.optional_boolean("ante_trimming_status") and antes is not None and any(antes):
         raise ScenarioError(
             "ante_trimming_status", "antes trimmed to the shortest stack are not played: false"
         )
@@ -202,10 +202,10 @@ def _stakes(
     stakes = HandStakes(
         antes=antes,
         blinds_or_straddles=rotated,
-        bring_in=top.integer("bring_in", low=0),
-        small_bet=top.integer("small_bet", low=1),
-        big_bet=top.integer("big_bet", low=1),
-        min_bet=top.integer("min_bet", low=1),
+        bring_in=top.optional_integer("bring_in", low=0),
+        small_bet=top.optional_integer("small_bet", low=1),
+        big_bet=top.optional_integer("big_bet", low=1),
+        min_bet=top.optional_integer("min_bet", low=1),
     )
     try:
         game, straddles = lay_stakes(base, stakes, players, button)
@@ -264,12 +264,12 @@ def _posts(top: Table, players: int) -> tuple[Post, ...]:
     for table in top.tables("posts"):
         name = table.raw("player")
         if name is None:
-            raise ScenarioError(table.field("player"), "is required: the player who posts")
-        seat = player_seat(name, table.field("player"), players)
-        missed = table.boolean("missed_small_blind")
+            raise ScenarioError(table.path("player"), "is required: the player who posts")
+        seat = player_seat(name, table.path("player"), players)
+        missed = table.optional_boolean("missed_small_blind")
         table.finish()
         if any(post.seat == seat for post in found):
-            raise ScenarioError(table.field("player"), f"{name} posts once")
+            raise ScenarioError(table.path("player"), f"{name} posts once")
         found.append(Post(seat, missed_small_blind=bool(missed)))
     return tuple(found)
 
@@ -277,16 +277,16 @@ def _posts(top: Table, players: int) -> tuple[Post, ...]:
 def _kill(top: Table, players: int) -> tuple[int, Fraction] | None:
     """``kill``: the player who posts a kill blind this hand, and its ``size`` (``"full"``,
     the default, or ``"half"``)."""
-    table = top.table("kill")
+    table = top.optional_table("kill")
     if table is None:
         return None
     name = table.raw("player")
     if name is None:
-        raise ScenarioError(table.field("player"), "is required: the player who posts the kill")
-    seat = player_seat(name, table.field("player"), players)
-    size = table.string("size") or "full"
+        raise ScenarioError(table.path("player"), "is required: the player who posts the kill")
+    seat = player_seat(name, table.path("player"), players)
+    size = table.optional_string("size") or "full"
     if size not in KILL_SIZES:
-        raise ScenarioError(table.field("size"), f"{echo(size)} is not a kill's size: full or half")
+        raise ScenarioError(table.path("size"), f"{echo(size)} is not a kill's size: full or half")
     table.finish()
     return seat, KILL_SIZES[size]
 
@@ -324,8 +324,8 @@ def _cards(
     """The deck order (from the dealing lines or ``deck``) or the shuffle's seed: exactly
     one of the three (``any_source``: none is needed either, a hand whose setup is to be
     refused then being dealt from seed 0)."""
-    seed = top.integer("seed", low=0)
-    deck_text = top.string("deck")
+    seed = top.optional_integer("seed", low=0)
+    deck_text = top.optional_string("deck")
     dealing = any(line.by_dealer for line in lines)
     given = [
         key
@@ -377,11 +377,11 @@ def _jackpot(table: Table | None, game: GameDefinition) -> JackpotRules | None:
     shares (per cent; the usual half, quarter and quarter by default)."""
     if table is None:
         return None
-    losing = table.string("min_losing_hand")
-    winning = table.string("min_winning_hand")
-    hole = table.integer("hole_cards_play")
-    quads = table.boolean("quads_need_pocket_pair")
-    trips = table.boolean("board_trips_full_house")
+    losing = table.optional_string("min_losing_hand")
+    winning = table.optional_string("min_winning_hand")
+    hole = table.optional_integer("hole_cards_play")
+    quads = table.optional_boolean("quads_need_pocket_pair")
+    trips = table.optional_boolean("board_trips_full_house")
     defaults = BadBeatRules()
     checks: tuple[tuple[str, dict[str, Any]], ...] = (
         ("min_losing_hand", {"min_losing_hand": losing or defaults.min_losing_hand}),
@@ -395,7 +395,7 @@ def _jackpot(table: Table | None, game: GameDefinition) -> JackpotRules | None:
         try:
             BadBeatRules(**values)
         except ValueError as error:
-            raise ScenarioError(table.field(key), str(error)) from None
+            raise ScenarioError(table.path(key), str(error)) from None
     qualifiers = BadBeatRules(
         min_losing_hand=losing or defaults.min_losing_hand,
         min_winning_hand=winning,
@@ -403,18 +403,18 @@ def _jackpot(table: Table | None, game: GameDefinition) -> JackpotRules | None:
         quads_need_pocket_pair=defaults.quads_need_pocket_pair if quads is None else quads,
         board_trips_full_house=defaults.board_trips_full_house if trips is None else trips,
     )
-    amount = table.integer("amount", low=0)
-    shares = table.table("shares")
+    amount = table.optional_integer("amount", low=0)
+    shares = table.optional_table("shares")
     parts = {"loser": 50, "winner": 25, "table": 25}
     if shares is not None:
         for key in parts:
-            value = shares.integer(key, low=0)
+            value = shares.optional_integer(key, low=0)
             if value is not None:
                 parts[key] = value
         shares.finish()
     table.finish()
     if sum(parts.values()) > 100 or any(v > 100 for v in parts.values()):
-        raise ScenarioError(table.field("shares"), f"{sum(parts.values())} per cent: 100 at most")
+        raise ScenarioError(table.path("shares"), f"{sum(parts.values())} per cent: 100 at most")
     held, board = cards_held(game.phases)
     halves = game.showdown.halves
     holdem = (

@@ -48,32 +48,32 @@ class JobSpec(_message.Message):
     def __init__(self, trials: _Optional[int] = ..., seed: _Optional[int] = ..., shard_size: _Optional[int] = ..., precision: _Optional[float] = ..., priority: _Optional[int] = ..., bad_beat: _Optional[_Union[BadBeatSpec, _Mapping]] = ..., guts: _Optional[_Union[GutsSpec, _Mapping]] = ..., exhaustion: _Optional[_Union[ExhaustionSpec, _Mapping]] = ..., rake: _Optional[_Union[RakeSpec, _Mapping]] = ...) -> None: ...
 
 class BadBeatSpec(_message.Message):
-    __slots__ = ("game", "jackpot", "players", "room", "rake", "drop", "policy")
+    __slots__ = ("game", "table", "jackpot", "players", "room", "rake", "drop", "policy")
     GAME_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
     JACKPOT_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     ROOM_FIELD_NUMBER: _ClassVar[int]
     RAKE_FIELD_NUMBER: _ClassVar[int]
     DROP_FIELD_NUMBER: _ClassVar[int]
     POLICY_FIELD_NUMBER: _ClassVar[int]
-    game: BadBeatGame
+    game: str
+    table: BadBeatTableSettings
     jackpot: BadBeatJackpot
     players: _containers.RepeatedCompositeFieldContainer[PlayerModel]
     room: BadBeatRoom
     rake: RakeRule
     drop: JackpotDropRule
     policy: JackpotPolicySpec
-    def __init__(self, game: _Optional[_Union[BadBeatGame, _Mapping]] = ..., jackpot: _Optional[_Union[BadBeatJackpot, _Mapping]] = ..., players: _Optional[_Iterable[_Union[PlayerModel, _Mapping]]] = ..., room: _Optional[_Union[BadBeatRoom, _Mapping]] = ..., rake: _Optional[_Union[RakeRule, _Mapping]] = ..., drop: _Optional[_Union[JackpotDropRule, _Mapping]] = ..., policy: _Optional[_Union[JackpotPolicySpec, _Mapping]] = ...) -> None: ...
+    def __init__(self, game: _Optional[str] = ..., table: _Optional[_Union[BadBeatTableSettings, _Mapping]] = ..., jackpot: _Optional[_Union[BadBeatJackpot, _Mapping]] = ..., players: _Optional[_Iterable[_Union[PlayerModel, _Mapping]]] = ..., room: _Optional[_Union[BadBeatRoom, _Mapping]] = ..., rake: _Optional[_Union[RakeRule, _Mapping]] = ..., drop: _Optional[_Union[JackpotDropRule, _Mapping]] = ..., policy: _Optional[_Union[JackpotPolicySpec, _Mapping]] = ...) -> None: ...
 
-class BadBeatGame(_message.Message):
-    __slots__ = ("variant", "players", "blinds")
-    VARIANT_FIELD_NUMBER: _ClassVar[int]
+class BadBeatTableSettings(_message.Message):
+    __slots__ = ("players", "blinds")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     BLINDS_FIELD_NUMBER: _ClassVar[int]
-    variant: str
     players: int
     blinds: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, variant: _Optional[str] = ..., players: _Optional[int] = ..., blinds: _Optional[_Iterable[int]] = ...) -> None: ...
+    def __init__(self, players: _Optional[int] = ..., blinds: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class PlayerModel(_message.Message):
     __slots__ = ("name", "seats", "vpip", "hand", "flop", "turn", "river", "chance", "bet", "open")
@@ -232,20 +232,22 @@ class JackpotHandBand(_message.Message):
     def __init__(self, at_least: _Optional[str] = ..., at_most: _Optional[str] = ..., exactly: _Optional[str] = ...) -> None: ...
 
 class GutsSpec(_message.Message):
-    __slots__ = ("game", "policy", "seats", "equilibrium", "statistics", "forced")
+    __slots__ = ("game", "table", "policy", "seats", "equilibrium", "statistics", "forced")
     GAME_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
     POLICY_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     EQUILIBRIUM_FIELD_NUMBER: _ClassVar[int]
     STATISTICS_FIELD_NUMBER: _ClassVar[int]
     FORCED_FIELD_NUMBER: _ClassVar[int]
-    game: GutsGame
+    game: str
+    table: GutsTable
     policy: GutsStayPolicy
     seats: _containers.RepeatedCompositeFieldContainer[GutsStayPolicy]
     equilibrium: GutsEquilibrium
     statistics: GutsStatistics
     forced: _containers.RepeatedCompositeFieldContainer[GutsForcedDeal]
-    def __init__(self, game: _Optional[_Union[GutsGame, _Mapping]] = ..., policy: _Optional[_Union[GutsStayPolicy, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[GutsStayPolicy, _Mapping]]] = ..., equilibrium: _Optional[_Union[GutsEquilibrium, _Mapping]] = ..., statistics: _Optional[_Union[GutsStatistics, _Mapping]] = ..., forced: _Optional[_Iterable[_Union[GutsForcedDeal, _Mapping]]] = ...) -> None: ...
+    def __init__(self, game: _Optional[str] = ..., table: _Optional[_Union[GutsTable, _Mapping]] = ..., policy: _Optional[_Union[GutsStayPolicy, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[GutsStayPolicy, _Mapping]]] = ..., equilibrium: _Optional[_Union[GutsEquilibrium, _Mapping]] = ..., statistics: _Optional[_Union[GutsStatistics, _Mapping]] = ..., forced: _Optional[_Iterable[_Union[GutsForcedDeal, _Mapping]]] = ...) -> None: ...
 
 class GutsStatistics(_message.Message):
     __slots__ = ("pot_over", "deals_over")
@@ -263,15 +265,13 @@ class GutsForcedDeal(_message.Message):
     stay: _containers.RepeatedScalarFieldContainer[bool]
     def __init__(self, hands: _Optional[_Iterable[str]] = ..., stay: _Optional[_Iterable[bool]] = ...) -> None: ...
 
-class GutsGame(_message.Message):
-    __slots__ = ("code", "players", "max_deals")
-    CODE_FIELD_NUMBER: _ClassVar[int]
+class GutsTable(_message.Message):
+    __slots__ = ("players", "max_deals")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     MAX_DEALS_FIELD_NUMBER: _ClassVar[int]
-    code: str
     players: int
     max_deals: int
-    def __init__(self, code: _Optional[str] = ..., players: _Optional[int] = ..., max_deals: _Optional[int] = ...) -> None: ...
+    def __init__(self, players: _Optional[int] = ..., max_deals: _Optional[int] = ...) -> None: ...
 
 class GutsStayPolicy(_message.Message):
     __slots__ = ("stay", "top", "hand", "chance")
@@ -298,28 +298,28 @@ class GutsEquilibrium(_message.Message):
     def __init__(self, search: _Optional[bool] = ..., rounds: _Optional[int] = ..., sessions: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class ExhaustionSpec(_message.Message):
-    __slots__ = ("game", "policy", "draw")
+    __slots__ = ("game", "table", "policy", "draw")
     GAME_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
     POLICY_FIELD_NUMBER: _ClassVar[int]
     DRAW_FIELD_NUMBER: _ClassVar[int]
-    game: ExhaustionGame
+    game: str
+    table: ExhaustionTable
     policy: ExhaustionPolicy
     draw: ExhaustionDraw
-    def __init__(self, game: _Optional[_Union[ExhaustionGame, _Mapping]] = ..., policy: _Optional[_Union[ExhaustionPolicy, _Mapping]] = ..., draw: _Optional[_Union[ExhaustionDraw, _Mapping]] = ...) -> None: ...
+    def __init__(self, game: _Optional[str] = ..., table: _Optional[_Union[ExhaustionTable, _Mapping]] = ..., policy: _Optional[_Union[ExhaustionPolicy, _Mapping]] = ..., draw: _Optional[_Union[ExhaustionDraw, _Mapping]] = ...) -> None: ...
 
-class ExhaustionGame(_message.Message):
-    __slots__ = ("code", "players", "exhaustion", "deals_bottom_card", "five_consecutive")
-    CODE_FIELD_NUMBER: _ClassVar[int]
+class ExhaustionTable(_message.Message):
+    __slots__ = ("players", "exhaustion", "deals_bottom_card", "five_consecutive")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     EXHAUSTION_FIELD_NUMBER: _ClassVar[int]
     DEALS_BOTTOM_CARD_FIELD_NUMBER: _ClassVar[int]
     FIVE_CONSECUTIVE_FIELD_NUMBER: _ClassVar[int]
-    code: str
     players: _containers.RepeatedScalarFieldContainer[int]
     exhaustion: str
     deals_bottom_card: bool
     five_consecutive: bool
-    def __init__(self, code: _Optional[str] = ..., players: _Optional[_Iterable[int]] = ..., exhaustion: _Optional[str] = ..., deals_bottom_card: _Optional[bool] = ..., five_consecutive: _Optional[bool] = ...) -> None: ...
+    def __init__(self, players: _Optional[_Iterable[int]] = ..., exhaustion: _Optional[str] = ..., deals_bottom_card: _Optional[bool] = ..., five_consecutive: _Optional[bool] = ...) -> None: ...
 
 class ExhaustionPolicy(_message.Message):
     __slots__ = ("fold_chance", "threshold")
@@ -338,26 +338,26 @@ class ExhaustionDraw(_message.Message):
     def __init__(self, rank: _Optional[str] = ..., law: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class RakeSpec(_message.Message):
-    __slots__ = ("game", "players", "room", "policies")
+    __slots__ = ("game", "table", "players", "room", "policies")
     GAME_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     ROOM_FIELD_NUMBER: _ClassVar[int]
     POLICIES_FIELD_NUMBER: _ClassVar[int]
-    game: RakeGame
+    game: str
+    table: RakeTable
     players: _containers.RepeatedCompositeFieldContainer[PlayerModel]
     room: RakeRoom
     policies: _containers.RepeatedCompositeFieldContainer[RakePolicySpec]
-    def __init__(self, game: _Optional[_Union[RakeGame, _Mapping]] = ..., players: _Optional[_Iterable[_Union[PlayerModel, _Mapping]]] = ..., room: _Optional[_Union[RakeRoom, _Mapping]] = ..., policies: _Optional[_Iterable[_Union[RakePolicySpec, _Mapping]]] = ...) -> None: ...
+    def __init__(self, game: _Optional[str] = ..., table: _Optional[_Union[RakeTable, _Mapping]] = ..., players: _Optional[_Iterable[_Union[PlayerModel, _Mapping]]] = ..., room: _Optional[_Union[RakeRoom, _Mapping]] = ..., policies: _Optional[_Iterable[_Union[RakePolicySpec, _Mapping]]] = ...) -> None: ...
 
-class RakeGame(_message.Message):
-    __slots__ = ("variant", "players", "blinds")
-    VARIANT_FIELD_NUMBER: _ClassVar[int]
+class RakeTable(_message.Message):
+    __slots__ = ("players", "blinds")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     BLINDS_FIELD_NUMBER: _ClassVar[int]
-    variant: str
     players: int
     blinds: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, variant: _Optional[str] = ..., players: _Optional[int] = ..., blinds: _Optional[_Iterable[int]] = ...) -> None: ...
+    def __init__(self, players: _Optional[int] = ..., blinds: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class RakeRoom(_message.Message):
     __slots__ = ("tables", "hands_per_hour")

@@ -2,8 +2,9 @@
 #   make run    create .venv, install cardroom, start the service, run the bad-beat example
 #               job through it with a progress bar, print the result, stop the service
 #   make test   create .venv, install cardroom with its test tools, lint and run every test
-# Both compile the engine's hot modules and the PHH replay's first (make compile; make pure
-# runs plain Python).
+# make test compiles the engine's hot modules and the PHH replay's first (make compile; make
+# pure runs plain Python); make run does not, as the bad-beat job never plays a hand through
+# the engine (its kernels are numba's), unless a build is already there to keep fresh.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -17,16 +18,20 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[compile]'
+	$(BIN)/python -m pip install --quiet -e .
 	touch $@
+
+$(VENV)/.installed-compile: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[compile]'
+	touch $(VENV)/.installed $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,compile]'
-	touch $(VENV)/.installed $@
+	touch $(VENV)/.installed $(VENV)/.installed-compile $@
 
 $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[bench,compile]'
-	touch $(VENV)/.installed $@
+	touch $(VENV)/.installed $(VENV)/.installed-compile $@
 
 # mypyc (simulations/engine/compiled.py): extension modules beside the sources, rebuilt
 # whenever a source of the engine or of the PHH replay changes; both refuse to import a
@@ -34,7 +39,7 @@ $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 COMPILED_SOURCES := $(wildcard simulations/engine/*.py simulations/phh/*.py) setup.py
 COMPILED_STAMP := simulations/engine/.compiled
 
-$(COMPILED_STAMP): $(COMPILED_SOURCES) | $(VENV)/.installed
+$(COMPILED_STAMP): $(COMPILED_SOURCES) | $(VENV)/.installed-compile
 	CARDROOM_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace --force
 	touch $@
 
@@ -45,7 +50,8 @@ pure:
 	rm -f simulations/phh/*.so simulations/phh/*.pyd
 	rm -f simulations/verify/*.so simulations/verify/*.pyd
 
-run: $(VENV)/.installed $(COMPILED_STAMP)
+# A build already in the tree is rebuilt first when stale (an old build is refused at import).
+run: $(VENV)/.installed $(if $(wildcard simulations/engine/*.so simulations/engine/*.pyd),$(COMPILED_STAMP))
 	$(BIN)/python -m service.local_run $(JOB)
 
 lint: $(VENV)/.installed-test

@@ -2,7 +2,7 @@
 rules' invariants over many random rounds, and that every tier calls these functions (no copy
 of its own).
 
-Each example runs twice: compiled (the kernels' way) and as plain Python (``betting.plain``, the
+Each example runs twice: compiled (the kernels' way) and as plain Python (``plain_python``, the
 reference engine's way).
 """
 
@@ -37,12 +37,13 @@ from simulations.rules.codes import (
     STRADDLES_LIVE,
     STRADDLES_MISSISSIPPI,
 )
+from simulations.rules.tiers import plain_python
 
 WAYS = pytest.mark.parametrize("compiled", [True, False], ids=["numba", "python"])
 
 
 def _way(function: Any, compiled: bool) -> Callable[..., Any]:
-    return function if compiled else betting.plain(function)  # type: ignore[no-any-return]
+    return function if compiled else plain_python(function)  # type: ignore[no-any-return]
 
 
 def _bounds(compiled: bool, limit: int, **numbers: int) -> tuple[bool, int, int] | None:
@@ -337,6 +338,12 @@ CALLERS: dict[str, list[tuple[ModuleType, str, Any, bool]]] = {
     "who_acts": [
         (replay_kernel, "next_to_act", betting.next_to_act, True),
     ],
+    # A PHH line read as the kernel's action by a count of the chips (simulations.phh.count):
+    # the compiled count and the Python reader's fast path.
+    "count_line": [
+        (count, "count_line", count.count_line, True),
+        (fast, "_count_line", count.count_line, False),
+    ],
     "raise_bounds": [
         (replay_kernel, "raise_bounds", betting.raise_bounds, True),
         (limits, "_raise_bounds", betting.raise_bounds, False),
@@ -355,9 +362,9 @@ COPIES = {
 @pytest.mark.parametrize("rule", sorted(CALLERS))
 def test_callers_reach_one_function(rule: str) -> None:
     """Every caller's global is the rules core's function (compiled, or its plain-Python
-    ``betting.plain``), and its source calls it."""
+    ``plain_python``), and its source calls it."""
     for module, name, function, compiled in CALLERS[rule]:
-        expected = function if compiled else betting.plain(function)
+        expected = function if compiled else plain_python(function)
         assert getattr(module, name) is expected, f"{module.__name__}.{name}"
         tree = ast.parse(compiled_source(module.__name__).read_text())
         called = {

@@ -20,6 +20,7 @@ from fractions import Fraction
 from simulations.rules import betting
 from simulations.rules.codes import LIMIT_FIXED, LIMIT_NO, LIMIT_POT, LIMIT_SPREAD
 from simulations.rules.reopening import CUMULATIVE, EACH_ALONE, reopens_betting
+from simulations.rules.tiers import plain_python
 
 
 class Limit(StrEnum):
@@ -36,7 +37,7 @@ LIMIT_CODES: dict[Limit, int] = {
     Limit.POT: LIMIT_POT,
     Limit.NO: LIMIT_NO,
 }
-_raise_bounds = betting.plain(betting.raise_bounds)  # the rule's one function, run as plain Python
+_raise_bounds = plain_python(betting.raise_bounds)  # the rule's one function, run as plain Python
 
 
 class ShortAllInRule(StrEnum):
@@ -247,7 +248,7 @@ def bounds_of(
     small bet 'is treated the same way a sub-minimum bring-in is treated in stud poker').
 
     The arithmetic is :func:`simulations.rules.betting.raise_bounds`, which the replay kernel
-    calls too; the engine calls it as plain Python (``betting.plain``: a compiled function's
+    calls too; the engine calls it as plain Python (``plain_python``: a compiled function's
     dispatch from Python costs more than its arithmetic).
     """
     low_spread, high_spread = stakes.spread(round_index)

@@ -26,13 +26,14 @@ from simulations.rules.codes import (
     STRADDLES_LIVE,
     STRADDLES_MISSISSIPPI,
 )
+from simulations.rules.tiers import plain_python
 
 # The rules core's functions (simulations.rules.betting), run as plain Python: a compiled
 # function's dispatch from Python costs more than these few comparisons.
-_blind_seat = betting.plain(betting.blind_seat)
-_forced_chips = betting.plain(betting.forced_chips)
-_blind_bets_made = betting.plain(betting.blind_bets_made)
-_straddle_fault = betting.plain(betting.straddle_fault)
+_blind_seat = plain_python(betting.blind_seat)
+_forced_chips = plain_python(betting.forced_chips)
+_blind_bets_made = plain_python(betting.blind_bets_made)
+_straddle_fault = plain_python(betting.straddle_fault)
 
 
 @trait  # a mixin of Hand: the compiled engine allows one base class besides traits

@@ -13,6 +13,9 @@ itself.
 
 from __future__ import annotations
 
+from collections.abc import MutableSequence
+from typing import TypeAlias
+
 import numba as nb
 import numpy as np
 import numpy.typing as npt
@@ -28,8 +31,11 @@ from simulations.phh.scan import (
     MAX_PLAYERS,
 )
 from simulations.rules import codes
-from simulations.rules.betting import post_antes, post_blinds, post_live
+from simulations.rules.betting import Purse, post_antes, post_blinds, post_live
 from simulations.rules.settle import uncalled_bet
+
+# Who has folded: an array in the compiled count, a list in the plain-Python one.
+Flags: TypeAlias = npt.NDArray[np.bool_] | MutableSequence[bool]
 
 
 @nb.njit(cache=True)
@@ -81,6 +87,53 @@ def decks(
             out[i, at] = spare
             spare += 1
             at += 1
+
+
+@nb.njit(cache=True)
+def count_line(
+    verb: int,
+    seat: int,
+    amount: int,
+    n: int,
+    to_match: int,
+    stacks: Purse,
+    put: Purse,
+    round_bets: Purse,
+    folded: Flags,
+) -> tuple[int, int, int]:
+    """One player's line (``verb``: LINE_FOLD, LINE_CHECK_CALL or LINE_BET_RAISE, ``amount``
+    the total a ``cbr`` names) as the kernel's action, by a count of the chips in front of
+    each player: a ``cc`` is a check when he owes nothing and a call (all in for less where
+    his stack is short) when he does; a ``cbr`` is a bet when no bet stands and a raise when
+    one does.  Moves his chips; returns the action's kind, its total (0 but for a bet or
+    raise) and the total now to match.  Kind -1 where the line meets what the reference
+    engine would note and the kernel cannot (a check nobody could answer), or cannot be a
+    legal action (a ``cbr`` that adds nothing or more than his stack): that hand is left to
+    the reference engine.  Both PHH readers call this, the compiled count over arrays
+    (:func:`count_actions`) and :mod:`simulations.phh.fast` as plain Python over lists."""
+    if verb == LINE_FOLD:
+        folded[seat] = True
+        return codes.FOLD, 0, to_match
+    if verb == LINE_CHECK_CALL:
+        owed = min(to_match - round_bets[seat], stacks[seat])
+        if owed > 0:
+            stacks[seat] -= owed
+            put[seat] += owed
+            round_bets[seat] += owed
+            return codes.CALL, 0, to_match
+        for s in range(n):
+            if s != seat and not folded[s] and stacks[s] != 0:
+                return codes.CHECK, 0, to_match
+        return -1, 0, to_match  # a check nobody could answer: the engine notes it
+    if verb == LINE_BET_RAISE:
+        added = amount - round_bets[seat]
+        if added <= 0 or added > stacks[seat]:
+            return -1, 0, to_match
+        stacks[seat] -= added
+        put[seat] += added
+        round_bets[seat] = amount
+        return (codes.RAISE if to_match else codes.BET), amount, amount
+    return -1, 0, to_match
 
 
 @nb.njit(cache=True)
@@ -175,42 +228,14 @@ def count_actions(
                 continue
             seat = line_seats[line]
             seats[at] = seat
-            if code == LINE_FOLD:
-                folded[seat] = True
-                kinds[at] = codes.FOLD
-                totals[at] = 0
-            elif code == LINE_CHECK_CALL:
-                owed = min(to_match - round_bets[seat], stacks[seat])
-                if owed <= 0:
-                    answerable = False
-                    for s in range(n):
-                        if s != seat and not folded[s] and stacks[s] != 0:
-                            answerable = True
-                    if not answerable:
-                        good = False  # a check nobody could answer: the engine notes it
-                        break
-                    kinds[at] = codes.CHECK
-                else:
-                    stacks[seat] -= owed
-                    put[i, seat] += owed
-                    round_bets[seat] += owed
-                    kinds[at] = codes.CALL
-                totals[at] = 0
-            elif code == LINE_BET_RAISE:
-                total = line_amounts[line]
-                added = total - round_bets[seat]
-                if added <= 0 or added > stacks[seat]:
-                    good = False
-                    break
-                kinds[at] = codes.RAISE if to_match else codes.BET
-                totals[at] = total
-                to_match = total
-                stacks[seat] -= added
-                put[i, seat] += added
-                round_bets[seat] = total
-            else:
+            kind, total, to_match = count_line(
+                code, seat, line_amounts[line], n, to_match, stacks, chips, round_bets, folded
+            )
+            if kind < 0:
                 good = False
                 break
+            kinds[at] = kind
+            totals[at] = total
             at += 1
         if not good:
             at = start_at

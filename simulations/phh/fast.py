@@ -39,6 +39,7 @@ from simulations.engine.game import GameDefinition
 from simulations.engine.pots import OddChipRule, uncalled_bet
 from simulations.engine.replay import ReplayBatch, ReplayRules, replay_games
 from simulations.engine.variants import POKER_VARIANTS
+from simulations.phh.count import count_line
 from simulations.phh.fast_draw import DrawnHand, drawn_hand, showdown_values
 from simulations.phh.lines import (
     BET_OR_RAISE,
@@ -60,15 +61,21 @@ from simulations.phh.replay import (
     lay_game,
     short_all_in_note,
 )
+from simulations.phh.scan import LINE_BET_RAISE, LINE_CHECK_CALL, LINE_FOLD
 from simulations.phh.stakes import HandStakes, stakes_parts
-from simulations.rules import betting, codes
+from simulations.rules import betting
+from simulations.rules.tiers import plain_python
 from simulations.verify.results import Outcome, ScenarioResult
 
 _BOARD_STREETS = (3, 1, 1)  # flop, turn, river
 # The forced bets' rules (simulations.rules.betting) as plain Python over the count's lists.
-_post_antes = betting.plain(betting.post_antes)
-_post_blinds = betting.plain(betting.post_blinds)
-_post_live = betting.plain(betting.post_live)
+_post_antes = plain_python(betting.post_antes)
+_post_blinds = plain_python(betting.post_blinds)
+_post_live = plain_python(betting.post_live)
+# A player's line as the kernel's action, the count's own rule (simulations.phh.count), as
+# plain Python over the count's lists; the verbs it reads by their codes in the scan.
+_count_line = plain_python(count_line)
+_LINE_CODES = {FOLD: LINE_FOLD, CHECK_OR_CALL: LINE_CHECK_CALL, BET_OR_RAISE: LINE_BET_RAISE}
 _BETTING = frozenset({FOLD, CHECK_OR_CALL, BET_OR_RAISE, BRING_IN})  # a player's turn taken
 
 
@@ -414,41 +421,28 @@ def _actions(
             round_bets = [0] * n
             to_match = 0
             continue
+        verb_code = _LINE_CODES.get(verb)
+        if verb_code is None:
+            return None
         seat = line.seat
+        amount = line.amount
+        kind, total, to_match = _count_line(
+            verb_code,
+            seat,
+            0 if amount is None else amount,
+            n,
+            to_match,
+            stacks,
+            put,
+            round_bets,
+            folded,
+        )
+        if kind < 0:
+            return None
         seats.append(seat)
         rounds.append(betting_round)
-        if verb == FOLD:
-            folded[seat] = True
-            kinds.append(codes.FOLD)
-            totals.append(0)
-        elif verb == CHECK_OR_CALL:
-            owed = min(to_match - round_bets[seat], stacks[seat])
-            if owed <= 0:
-                others = [s for s in range(n) if s != seat and not folded[s]]
-                if all(stacks[s] == 0 for s in others):
-                    return None  # a check nobody could answer: the reference engine notes it
-                kinds.append(codes.CHECK)
-            else:
-                stacks[seat] -= owed
-                put[seat] += owed
-                round_bets[seat] += owed
-                kinds.append(codes.CALL)
-            totals.append(0)
-        elif verb == BET_OR_RAISE:
-            amount = line.amount
-            assert amount is not None
-            total = amount
-            added = total - round_bets[seat]
-            if added <= 0 or added > stacks[seat]:
-                return None
-            kinds.append(codes.RAISE if to_match else codes.BET)
-            totals.append(total)
-            to_match = total
-            stacks[seat] -= added
-            put[seat] += added
-            round_bets[seat] = total
-        else:
-            return None
+        kinds.append(kind)
+        totals.append(total)
     seat, excess = uncalled_bet([chips - d for chips, d in zip(put, dead, strict=True)])
     if seat >= 0:
         put[seat] -= excess

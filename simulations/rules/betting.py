@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
 from fractions import Fraction
-from types import FunctionType
-from typing import Any, TypeAlias, TypeVar
+from typing import TypeAlias
 
 import numba as nb
 import numpy as np
@@ -327,23 +326,3 @@ def raise_bounds(
     # Pot limit: call first, then raise by at most the pot as it would then stand.
     high = to_match + pot + bonus + (to_match - own)
     return True, low, max(low, high)
-
-
-F = TypeVar("F")
-_PLAIN: dict[str, Any] = {}
-
-
-def plain(function: F) -> F:
-    """The plain-Python form of one of this module's compiled functions, whose calls of the
-    others run as plain Python too (a ``py_func`` alone would call the compiled ones, each
-    call paying numba's dispatch and, for lists, its conversion).  The reference engine and
-    the PHH fast path call these; one object per function."""
-    if not _PLAIN:
-        names = dict(globals())
-        for name, value in names.items():
-            inner = getattr(value, "py_func", None)
-            if isinstance(inner, FunctionType) and inner.__module__ == __name__:
-                names[name] = FunctionType(inner.__code__, names, name, inner.__defaults__)
-                _PLAIN[name] = names[name]
-    found: F = _PLAIN[function.__name__]  # type: ignore[attr-defined]
-    return found

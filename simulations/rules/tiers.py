@@ -11,11 +11,13 @@ second copy.
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Callable
 from typing import Any
 
 
+@functools.cache  # one plain-Python object per rule, so each caller holds the same one
 def plain_python(rule: Any) -> Callable[..., Any]:
     """``rule`` (a numba dispatcher) as plain Python: its own source, calling every compiled
     function it names by that function's source too."""

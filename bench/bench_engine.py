@@ -75,10 +75,11 @@ from pokerkit import (
 
 from simulations.cards import format_card
 from simulations.engine.events import Awarded, BetOrRaised, Called, Posted
-from simulations.engine.game import GameDefinition, holdem
+from simulations.engine.game import GameDefinition
 from simulations.engine.hand import Action, ActionKind, Hand
-from simulations.engine.limits import Limit, Stakes
+from simulations.engine.limits import Stakes
 from simulations.engine.replay import HandRecord, ReplayBatch, ReplayResult, replay
+from simulations.engine.variants import VARIANTS
 
 SEED = 20_240_701
 PLAYERS = 6
@@ -172,7 +173,10 @@ class Report:
 
 
 def the_game() -> GameDefinition:
-    return holdem(Limit.NO, blinds=BLINDS, stakes=Stakes(BLINDS[-1]))
+    """No-limit hold'em as its game file (NT) has it, blinds 1-2."""
+    game = VARIANTS["NT"].game()
+    assert game.forced.blinds == BLINDS and game.stakes == Stakes(BLINDS[-1]), game
+    return game
 
 
 def new_state(stacks: Sequence[int]) -> State:

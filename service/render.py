@@ -198,11 +198,6 @@ def render_running_out(job: Job, report: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def render_plain(job: Job, report: Mapping[str, Any]) -> str:
-    """Every report field on a line of its own: for a kind without a renderer of its own."""
-    return "\n".join(f"{key:<14} {value}" for key, value in report.items())
-
-
 def text_histogram(buckets: Sequence[Mapping[str, int]], width: int = BAR_WIDTH) -> str:
     """A histogram as a report holds it (``Counts.as_list()``: ``{"value", "count"}`` pairs)
     drawn one bar per value, the longest ``width`` characters; for a kind's plot function."""

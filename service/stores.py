@@ -25,11 +25,6 @@ SQLITE_SCHEME = "sqlite:///"
 Store = SqlJobStore
 
 
-def uses_data_dir(location: str | None) -> bool:
-    """Whether the store lives in the data directory (and so its lock guards it)."""
-    return location is None or location.startswith(SQLITE_SCHEME)
-
-
 def sqlite_path(location: str) -> Path:
     """The file of an ``sqlite:///PATH`` location (``sqlite:////PATH`` too: one path, so
     that one file has one lock however its URL is written)."""

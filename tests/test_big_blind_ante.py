@@ -7,10 +7,11 @@ from dataclasses import replace
 import pytest
 
 from simulations.engine.events import Posted, PostKind
-from simulations.engine.game import BigBlindAnteOrder, ForcedBets, holdem
+from simulations.engine.game import BigBlindAnteOrder, ForcedBets
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Limit
 from simulations.engine.replay import ReplayRules
+from tests.factories import holdem
 
 DECK = list(range(52))
 

@@ -14,9 +14,9 @@ from simulations.engine.buttons import (
     next_positions,
 )
 from simulations.engine.forced import BlindSeats
-from simulations.engine.game import holdem
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Limit
+from tests.factories import holdem
 
 ALICE, BOB, CAROL, DAVID, ELLEN, FRANK = range(6)
 

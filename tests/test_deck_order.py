@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from simulations.engine.deck_order import DeckOrder, cards_needed
-from simulations.engine.game import holdem, seven_card_stud
 from simulations.engine.limits import Limit
+from tests.factories import holdem, seven_card_stud
 
 
 def test_given_order_is_dealt_in_order_and_the_stub_is_the_rest() -> None:

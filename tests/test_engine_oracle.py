@@ -16,10 +16,10 @@ import pokerkit
 import pytest
 from pokerkit import BettingStructure, Opening, State, Street
 
-from simulations.engine.game import holdem, omaha
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Limit, Stakes
 from simulations.engine.phases import Deal
+from tests.factories import holdem, omaha
 from tests.pokerkit_oracle import (
     PK_CARDS,
     assert_same_final_stacks,

@@ -29,8 +29,6 @@ from simulations.engine.game import (
     JackpotDrop,
     Rake,
     StraddleRule,
-    holdem,
-    seven_card_stud,
 )
 from simulations.engine.hand import (
     Action,
@@ -62,6 +60,7 @@ from simulations.engine.replay import (
     replay_games,
 )
 from simulations.evaluators.selection import OMAHA
+from tests.factories import holdem, seven_card_stud
 
 BLIND_STRUCTURES: tuple[tuple[tuple[int, ...], bool], ...] = (
     ((1, 2), False),

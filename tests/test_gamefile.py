@@ -10,7 +10,6 @@ import random
 import re
 import tomllib
 from collections import Counter
-from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -21,14 +20,7 @@ import pytest
 from service.cli import main
 from simulations.cards import Rank
 from simulations.engine.events import Discarded, HoleDealt
-from simulations.engine.game import (
-    GameDefinition,
-    holdem,
-    omaha,
-    razz,
-    seven_card_stud,
-    seven_card_stud_eight,
-)
+from simulations.engine.game import GameDefinition
 from simulations.engine.gamefile import (
     GameFileError,
     GutsEntry,
@@ -39,7 +31,6 @@ from simulations.engine.gamefile import (
 )
 from simulations.engine.hand import Hand
 from simulations.engine.history import play_plainly
-from simulations.engine.limits import Limit
 from simulations.engine.phases import Bet, Discard, FirstToAct
 from simulations.engine.showdown import HandRanking
 from simulations.engine.variants import GAMES_FOLDER, POKER_VARIANTS, VARIANTS, load_games
@@ -51,17 +42,6 @@ GAMES = Path(str(GAMES_FOLDER))
 # In the order of the files' numbers, as the registry reads them.
 SHIPPED = sorted(GAMES.glob("*.toml"), key=lambda p: (int(p.name.split("-", 1)[0]), p.name))
 EXAMPLE = REPO / "examples" / "games" / "pineapple-omaha-eight.toml"
-
-FACTORIES = {
-    "NT": lambda: holdem(Limit.NO),
-    "FT": lambda: holdem(Limit.FIXED),
-    "PO": lambda: omaha(Limit.POT),
-    "FO/8": lambda: omaha(Limit.FIXED, eight_or_better=True),
-    "F7S": seven_card_stud,
-    "F7S/8": seven_card_stud_eight,
-    "FR": razz,
-}
-
 
 # --- the shipped files --------------------------------------------------------------------------
 
@@ -81,14 +61,6 @@ def test_every_shipped_file_loads_and_cites_its_rule_text(path: Path) -> None:
 def test_the_registry_holds_every_file_once() -> None:
     assert len(VARIANTS) == len(SHIPPED) >= 30
     assert list(VARIANTS) == [load_any_game_file(p).code for p in SHIPPED]
-
-
-@pytest.mark.parametrize("code", list(FACTORIES))
-def test_the_files_of_the_factory_games_build_the_same_definitions(code: str) -> None:
-    """The seven games that were Python factories are, from their files, the same definitions
-    field for field; only the name is the registry's display name."""
-    from_file = VARIANTS[code].game()
-    assert from_file == replace(FACTORIES[code](), name=VARIANTS[code].name)
 
 
 def test_stripped_deck_games_rank_with_the_engine_systems() -> None:

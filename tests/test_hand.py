@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from simulations.cards import parse_cards
 from simulations.decks import Deck
-from simulations.engine.game import JackpotDrop, Rake, holdem
+from simulations.engine.game import JackpotDrop, Rake
 from simulations.engine.hand import Action, Hand, IllegalAction
 from simulations.engine.limits import (
     HeadsUpCap,
@@ -22,6 +22,7 @@ from simulations.engine.limits import (
     Stakes,
 )
 from simulations.engine.pots import Pot
+from tests.factories import holdem
 from tests.state import state_of
 
 

@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulations.engine.forced import Post
-from simulations.engine.game import GameDefinition, holdem, seven_card_stud
+from simulations.engine.game import GameDefinition
 from simulations.engine.hand import Action, ActionKind, Hand, IllegalAction, LegalActions
 from simulations.engine.limits import IncompleteRaiseRule, Limit, Stakes
+from tests.factories import holdem, seven_card_stud
 
 
 def _snapshot(hand: Hand) -> tuple[Any, ...]:

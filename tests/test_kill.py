@@ -8,10 +8,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from simulations.engine.game import holdem
 from simulations.engine.hand import Action, Hand
 from simulations.engine.kill import HandOutcome, KillRule, KillState, KillTrigger, next_kill
 from simulations.engine.limits import Limit, Stakes
+from tests.factories import holdem
 
 A, B, C, D, E = range(5)
 

@@ -25,8 +25,6 @@ from simulations.engine.game import (
     ExhaustionRule,
     ForcedBets,
     GameDefinition,
-    holdem,
-    seven_card_stud,
 )
 from simulations.engine.hand import Hand
 from simulations.engine.history import play_plainly
@@ -36,6 +34,7 @@ from simulations.engine.showdown import Half, Showdown
 from simulations.engine.variants import variant
 from simulations.evaluators.lowball import Lowball
 from simulations.evaluators.selection import FIVE_CARDS, any_five
+from tests.factories import holdem, seven_card_stud
 
 
 def pineapple() -> GameDefinition:

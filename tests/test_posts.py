@@ -7,9 +7,9 @@ import pytest
 
 from simulations.engine.events import Posted, PostKind
 from simulations.engine.forced import Post
-from simulations.engine.game import holdem
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Limit
+from tests.factories import holdem
 from tests.test_hand import _deck
 
 

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 from simulations.engine.events import Awarded
-from simulations.engine.game import JackpotDrop, Rake, holdem
+from simulations.engine.game import JackpotDrop, Rake
 from simulations.engine.hand import Action, Hand
 from simulations.engine.history import describe_event
 from simulations.engine.limits import Limit
 from simulations.engine.pots import Pot
+from tests.factories import holdem
 
 FIVE_PERCENT = Rake(Fraction(5, 100), caps=((2, 1), (3, 2), (5, 3)))
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from simulations.engine import game_parts, settle
-from simulations.engine.game import JackpotDrop, Rake, RakeRounding, holdem
+from simulations.engine.game import JackpotDrop, Rake, RakeRounding
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Limit
 from simulations.models import table_kernel, table_tally
@@ -28,6 +28,7 @@ from simulations.rules.rake_rules import (
     linear_rake,
     rounded_quotient,
 )
+from tests.factories import holdem
 
 
 def test_the_kernel_and_the_engine_call_the_same_rule_functions() -> None:

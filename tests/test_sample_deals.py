@@ -16,11 +16,11 @@ import pytest
 from simulations.cards import parse_cards
 from simulations.decks import Deck
 from simulations.engine.events import Posted, PostKind, Shown
-from simulations.engine.game import holdem, razz, seven_card_stud
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Limit, Stakes
 from simulations.engine.pots import Pot
 from simulations.evaluators.high import evaluate_high_batch
+from tests.factories import holdem, razz, seven_card_stud
 
 ALICE, BOB, CAROL, DAVID = range(4)
 

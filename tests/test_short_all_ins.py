@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from simulations.engine.actions import IllegalAction
-from simulations.engine.game import holdem
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Limit, ShortAllInRule
 from simulations.engine.replay import record_hand, replay_records
+from tests.factories import holdem
 
 DECK = list(range(52))
 

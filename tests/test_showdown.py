@@ -9,13 +9,14 @@ import pytest
 
 from simulations.cards import parse_cards
 from simulations.engine.events import Awarded, Shown
-from simulations.engine.game import DeckSpec, razz, seven_card_stud, seven_card_stud_eight
+from simulations.engine.game import DeckSpec
 from simulations.engine.hand import Hand
 from simulations.engine.history import play_plainly
 from simulations.engine.showdown import Half, HandRanking, Showdown
 from simulations.engine.variants import variant
 from simulations.evaluators.lowball import Qualifier, evaluate_ace_to_five
 from simulations.evaluators.selection import FIVE_CARDS, OMAHA
+from tests.factories import razz, seven_card_stud, seven_card_stud_eight
 from tests.test_stud import _stud_deck
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulations.engine.game import GameDefinition, StraddleRule, holdem
+from simulations.engine.game import GameDefinition, StraddleRule
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Limit
+from tests.factories import holdem
 
 LIVE = holdem(Limit.NO, blinds=(1, 2), straddles=StraddleRule.LIVE)
 MISSISSIPPI = holdem(Limit.NO, blinds=(10, 25), straddles=StraddleRule.MISSISSIPPI)

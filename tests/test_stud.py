@@ -9,9 +9,10 @@ import pytest
 from simulations.cards import parse_cards
 from simulations.decks import Deck
 from simulations.engine.events import HoleDealt, Posted, PostKind
-from simulations.engine.game import ActingOrder, GameDefinition, razz, seven_card_stud
+from simulations.engine.game import ActingOrder, GameDefinition
 from simulations.engine.hand import Action, ActionKind, Hand, IllegalAction
 from simulations.engine.limits import IncompleteRaiseRule, Limit, Stakes
+from tests.factories import razz, seven_card_stud
 
 
 def _stud_deck(

@@ -9,9 +9,10 @@ from dataclasses import replace
 import numpy as np
 
 from simulations.engine.events import Burned, Exhausted, Folded, HoleDealt, Reshuffled
-from simulations.engine.game import ExhaustionRule, seven_card_stud
+from simulations.engine.game import ExhaustionRule
 from simulations.engine.hand import Action, Hand
 from simulations.engine.history import play_plainly
+from tests.factories import seven_card_stud
 
 
 def _dealt(hand: Hand) -> list[int]:

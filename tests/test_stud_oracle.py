@@ -15,9 +15,9 @@ import pokerkit
 import pytest
 from pokerkit import BettingStructure, Opening, State, Street
 
-from simulations.engine.game import razz, seven_card_stud, seven_card_stud_eight
 from simulations.engine.hand import Action, Hand
 from simulations.engine.limits import Stakes
+from tests.factories import razz, seven_card_stud, seven_card_stud_eight
 from tests.pokerkit_oracle import (
     PK_CARDS,
     assert_same_final_stacks,

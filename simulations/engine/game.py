@@ -5,12 +5,12 @@ draws, discards, exposures: :mod:`simulations.engine.phases`), which forced bets
 hand, the betting limit and stakes, the incomplete-raise rule, how odd chips are split,
 which cards may form a hand and how the halves of the showdown rank them, and what the
 dealer does on running out of cards.  The hand's state machine
-(:mod:`simulations.engine.hand`) plays any definition; hold'em is one preset among many.
+(:mod:`simulations.engine.hand`) plays any definition; every shipped game is a file (simulations/games).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from simulations.engine.deal_rules import KillCards, Switch
 from simulations.engine.game_parts import (
@@ -71,13 +71,11 @@ from simulations.engine.phases import (
 )
 from simulations.engine.pots import OddChipRule
 from simulations.engine.showdown import (
-    ACE_TO_FIVE_ONLY,
-    HIGH_LOW_EIGHT,
     HIGH_ONLY,
     HandRanking,
     Showdown,
 )
-from simulations.evaluators.selection import OMAHA, SEVEN_CARD_STUD, TEXAS_HOLDEM, Selection
+from simulations.evaluators.selection import TEXAS_HOLDEM, Selection
 from simulations.evaluators.stud_showing import BringIn
 
 HOLDEM_PHASES: tuple[Phase, ...] = (
@@ -405,154 +403,3 @@ class GameDefinition:
                     f"showdown: the ranking system {system.name!r} plays "
                     f"{system.joker_count} jokers, the deck holds {self.deck.jokers}"
                 )
-
-
-def holdem(
-    limit: Limit,
-    *,
-    blinds: tuple[int, ...] = (1, 2),
-    ante: int = 0,
-    big_blind_ante: int = 0,
-    stakes: Stakes | None = None,
-    incomplete_raise: IncompleteRaiseRule = IncompleteRaiseRule.FULL_BET,
-    short_all_ins: ShortAllInRule = ShortAllInRule.CUMULATIVE,
-    pot_limit_blinds: PotLimitBlinds = PotLimitBlinds.AS_POSTED,
-    odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
-    rake: Rake | None = None,
-    jackpot_drop: JackpotDrop | None = None,
-    straddles: StraddleRule = StraddleRule.NONE,
-) -> GameDefinition:
-    """Texas hold'em; fixed-limit stakes default to the big blind as the small bet."""
-    big_blind = blinds[-1] if blinds else 1
-    if stakes is None:
-        if limit is Limit.FIXED:
-            stakes = Stakes(big_blind, 2 * big_blind, max_bets=4)
-        else:
-            stakes = Stakes(big_blind)
-    return GameDefinition(
-        name=f"{limit.value} Texas hold'em",
-        phases=HOLDEM_PHASES,
-        forced=ForcedBets(ante=ante, blinds=blinds, big_blind_ante=big_blind_ante),
-        limit=limit,
-        stakes=stakes,
-        incomplete_raise=incomplete_raise,
-        short_all_ins=short_all_ins,
-        pot_limit_blinds=pot_limit_blinds,
-        odd_chips=odd_chips,
-        rake=rake,
-        jackpot_drop=jackpot_drop,
-        straddles=straddles,
-    )
-
-
-def omaha(
-    limit: Limit,
-    *,
-    eight_or_better: bool = False,
-    blinds: tuple[int, ...] = (1, 2),
-    ante: int = 0,
-    stakes: Stakes | None = None,
-    odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
-) -> GameDefinition:
-    """Omaha: hold'em's deal and betting with four hole cards (Rules 002_376df91f076a6501.txt,
-    'the best five-card hand he can make from exactly three of the five cards on the board,
-    plus exactly two of his own cards'); with ``eight_or_better`` the pot is split with the
-    best low of eight or lower, made the same way."""
-    base = holdem(limit, blinds=blinds, ante=ante, stakes=stakes, odd_chips=odd_chips)
-    phases = (Deal("preflop", down=4), *HOLDEM_PHASES[1:])
-    name = f"{limit.value} Omaha" + (" eight or better" if eight_or_better else "")
-    return replace(
-        base,
-        name=name,
-        phases=phases,
-        selection=OMAHA,
-        showdown=HIGH_LOW_EIGHT if eight_or_better else HIGH_ONLY,
-        max_players=10,
-    )
-
-
-SEVEN_CARD_STUD_PHASES: tuple[Phase, ...] = (
-    Deal("third street", down=2, up=1),
-    Bet(),
-    Deal("fourth street", up=1, burn=True),
-    Bet(),
-    Deal("fifth street", up=1, burn=True),
-    Bet(),
-    Deal("sixth street", up=1, burn=True),
-    Bet(),
-    Deal("seventh street", down=1, burn=True),
-    Bet(),
-)
-
-
-def razz(
-    *,
-    ante: int = 1,
-    bring_in: int = 2,
-    stakes: Stakes | None = None,
-    odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
-) -> GameDefinition:
-    """Razz (Rules 000_1a86611de8d3f5f7.txt, 'Razz is seven-card stud played with ace-to-five
-    low hand values'): the lowest hand wins, aces low, straights and flushes ignored; the
-    highest upcard brings it in and 'the player with the lowest exposed hand starts the
-    betting' on later rounds."""
-    base = seven_card_stud(ante=ante, bring_in=bring_in, stakes=stakes, odd_chips=odd_chips)
-    return replace(
-        base,
-        name="razz",
-        showdown=ACE_TO_FIVE_ONLY,
-        acting_order=ActingOrder.LOW_SHOWING,
-    )
-
-
-def seven_card_stud_eight(
-    *,
-    ante: int = 1,
-    bring_in: int = 2,
-    stakes: Stakes | None = None,
-    odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
-) -> GameDefinition:
-    """Seven-card stud high-low, eight or better (Rules 000_1a86611de8d3f5f7.txt, 'the pot is
-    split between the player with the highest hand and the player with the lowest hand',
-    'An 8-high hand or lower is required to win low'): the high takes it all when no low
-    qualifies; the betting goes as in seven-card stud."""
-    base = seven_card_stud(ante=ante, bring_in=bring_in, stakes=stakes, odd_chips=odd_chips)
-    return replace(base, name="seven-card stud eight or better", showdown=HIGH_LOW_EIGHT)
-
-
-def seven_card_stud(
-    *,
-    ante: int = 1,
-    bring_in: int = 2,
-    stakes: Stakes | None = None,
-    limit: Limit = Limit.FIXED,
-    incomplete_raise: IncompleteRaiseRule = IncompleteRaiseRule.FULL_BET,
-    short_all_ins: ShortAllInRule = ShortAllInRule.CUMULATIVE,
-    odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
-    rake: Rake | None = None,
-) -> GameDefinition:
-    """Seven-card stud (Rules 000_1a86611de8d3f5f7.txt, 'Seven-Card Stud'): two down and one
-    up, three more up, the last down; the low card brings it in, the best hand showing opens
-    every later round.  Fixed limit by default, the big bet from fifth street, a bet and
-    three raises; the bring-in (2) is below the small bet (5) and may be completed.
-
-    The ``button`` of a hand marks the dealer: cards go out from his left, and ties between
-    equal showing hands go to the first of them clockwise from there.
-    """
-    if stakes is None:
-        stakes = Stakes(5, 10, big_bet_round=2, max_bets=4)
-    return GameDefinition(
-        name=f"{limit.value} seven-card stud",
-        phases=SEVEN_CARD_STUD_PHASES,
-        forced=ForcedBets(ante=ante, bring_in=bring_in),
-        limit=limit,
-        stakes=stakes,
-        selection=SEVEN_CARD_STUD,
-        incomplete_raise=incomplete_raise,
-        short_all_ins=short_all_ins,
-        odd_chips=odd_chips,
-        rake=rake,
-        max_players=8,
-        acting_order=ActingOrder.HIGH_SHOWING,
-        exhaustion=ExhaustionRule.STUD_BURNS_THEN_COMMUNITY,
-    )

@@ -497,11 +497,6 @@ class ReplayRules:
         if max(amounts) >= MAX_CHIPS:
             raise ValueError(f"the replay kernel plays stakes below 2**60 ({MAX_CHIPS}) only")
 
-    def check_batch(self, batch: ReplayBatch) -> None:
-        """Refuse hands this game cannot deal: seat counts outside the game's range, or fewer
-        players than blinds (the reference engine cannot post three blinds heads-up)."""
-        check_hands((self,), np.zeros(len(batch), dtype=np.int64), batch)
-
     @property
     def player_range(self) -> tuple[int, int]:
         """The fewest and the most players a hand of this game is replayed with."""

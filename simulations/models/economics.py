@@ -19,13 +19,11 @@ pot of at least ``threshold`` chips once the flop is out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from simulations.engine.game import RakeRounding
 from simulations.models.distribution import BOUNDED, Verdict, summary
-from simulations.models.players import SeatModel
 from simulations.models.table import DropRule, RakeRule, Table
 from simulations.models.table_tally import TableTally
 from simulations.models.tally import Counts
@@ -180,7 +178,3 @@ def taken_report(counts: Counts, what: str, rake: RakeRule | None) -> dict[str, 
         "and its interval hold"
     )  # fmt: skip
     return summary(counts, verdict)
-
-
-def seat_names(models: Sequence[SeatModel]) -> list[str]:
-    return [m.name for m in models]

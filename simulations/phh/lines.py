@@ -256,35 +256,6 @@ def parse_lines(
     return tuple(lines)
 
 
-def format_line(seat: int, action: Action) -> str:
-    """An engine action as a PHH line (or the engine's own word where PHH has none)."""
-    who = player_name(seat)
-    kind = action.kind
-    cards = "".join(format_card(card) for card in action.cards)
-    match kind:
-        case ActionKind.FOLD:
-            return f"{who} f"
-        case ActionKind.CHECK | ActionKind.CALL:
-            return f"{who} cc"
-        case ActionKind.BET | ActionKind.RAISE:
-            return f"{who} cbr {action.total}"
-        case ActionKind.BRING_IN:
-            return f"{who} pb"
-        case ActionKind.DRAW:
-            return f"{who} sd {cards}".rstrip()
-        case ActionKind.DECLARE:
-            assert action.declaration is not None
-            return f"{who} declare {action.declaration.value}"
-        case ActionKind.BID:
-            return f"{who} bid {action.total}" if action.total is not None else f"{who} bid"
-        case ActionKind.DESIGNATE:
-            assert action.designee is not None
-            return f"{who} designate {player_name(action.designee)}"
-        case ActionKind.PAY:
-            return f"{who} pay"
-    return f"{who} {kind.value} {cards}".rstrip()
-
-
 def engine_action(line: Line, legal: LegalActions) -> Action:
     """The engine's action for a player's line, given what the player may do now: ``cc``
     is a check where nothing is to be called, ``cbr`` a bet or a raise (a completion in

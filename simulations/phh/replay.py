@@ -72,7 +72,6 @@ from simulations.phh.options import (
     HeadsUpBlinds,
     ReplayOptions,
 )
-from simulations.phh.read import read_file
 from simulations.phh.stakes import HandStakes, StakesError, laid_onto, lay_stakes, stakes_parts
 from simulations.verify.results import Difference, FileReport, Outcome, ScenarioResult
 
@@ -562,18 +561,3 @@ def malformed(file: str, name: str, error: PhhError) -> ScenarioResult:
     return ScenarioResult(
         file=file, name=name, outcome=Outcome.MALFORMED, seconds=0.0, message=str(error)
     )
-
-
-def replay_read(path: str | Path, options: ReplayOptions, games: Games | None = None) -> FileReport:
-    """A file replayed hand by hand by the reference engine."""
-    read = read_file(path)
-    if read.error is not None:
-        return FileReport(read.path, error=str(read.error))
-    results = []
-    for entry in read.hands:
-        if entry.hand is None:
-            assert entry.error is not None
-            results.append(malformed(read.path, entry.name, entry.error))
-        else:
-            results.append(replay_hand(entry.hand, options, games))
-    return FileReport(read.path, tuple(results))

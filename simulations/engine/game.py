@@ -5,7 +5,8 @@ draws, discards, exposures: :mod:`simulations.engine.phases`), which forced bets
 hand, the betting limit and stakes, the incomplete-raise rule, how odd chips are split,
 which cards may form a hand and how the halves of the showdown rank them, and what the
 dealer does on running out of cards.  The hand's state machine
-(:mod:`simulations.engine.hand`) plays any definition; every shipped game is a file (simulations/games).
+(:mod:`simulations.engine.hand`) plays any definition; every shipped game is a file
+(``simulations/games``).
 """
 
 from __future__ import annotations

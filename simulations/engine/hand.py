@@ -69,6 +69,8 @@ from simulations.engine.phases import (
 from simulations.engine.pots import Chips, Pot
 from simulations.engine.wagers import Wagering
 from simulations.evaluators.lowball import Lowball
+from simulations.rules import codes
+from simulations.rules.reasons import reason
 
 __all__ = ["Action", "ActionKind", "BlindSeats", "Hand", "IllegalAction", "LegalActions", "Post"]
 
@@ -211,7 +213,7 @@ class Hand(Wagering, CentrePhases, HandShowdown, DealEnding):
 
     def legal_actions(self) -> LegalActions:
         if self.actor is None:
-            raise IllegalAction("no one is to act: the hand is over")
+            raise IllegalAction(reason(codes.HAND_OVER))
         # Asked by the player and again by act(): computed once per turn.
         if self._legal is not None and self._legal.seat == self.actor:
             return self._legal
@@ -257,9 +259,9 @@ class Hand(Wagering, CentrePhases, HandShowdown, DealEnding):
             raise IllegalAction(f"there is no seat {seat}: seats are 0..{self.n - 1}")
         actor = self.actor
         if actor is None:
-            raise IllegalAction("no one is to act: the hand is over")
+            raise IllegalAction(reason(codes.HAND_OVER))
         if seat is not None and seat != actor:
-            raise IllegalAction(f"seat {seat} acted out of turn: seat {actor} is to act")
+            raise IllegalAction(reason(codes.OUT_OF_TURN, seat=seat, a=actor))
         asked = self._legal if self._legal is not None and self._legal.seat == actor else None
         decision = self._decision
         if decision is not None:
@@ -285,7 +287,7 @@ class Hand(Wagering, CentrePhases, HandShowdown, DealEnding):
         working out the turn's bet and raise amounts (a check or call asks no more)."""
         actor = self.actor
         if actor is None:
-            raise IllegalAction("no one is to act: the hand is over")
+            raise IllegalAction(reason(codes.HAND_OVER))
         if self._decision is not None:
             return False  # a choice of cards or a declaration: no betting turn
         to_call, bring_in = self._call_and_bring_in(actor)
@@ -341,15 +343,15 @@ class Hand(Wagering, CentrePhases, HandShowdown, DealEnding):
             raise IllegalAction(f"a betting turn, not {kind.noun}: no cards are chosen now")
         must_open = self._must_open(to_call, bring_in)
         if kind is ActionKind.FOLD and not (to_call > 0 or must_open):
-            raise IllegalAction("nothing to call: check instead of folding")
+            raise IllegalAction(reason(codes.FOLD_WITHOUT_BET))
         can_check = self._can_check(to_call, bring_in, must_open)
         if kind is ActionKind.CHECK and not can_check:
             if must_open:
                 raise IllegalAction("no checking in this betting round: open (bet) or fold")
-            raise IllegalAction(f"a check cannot answer a bet: {to_call} to call")
+            raise IllegalAction(reason(codes.CHECK_FACING_BET, a=to_call))
         if kind is ActionKind.CALL and to_call == 0 and bring_in is None:
             raise IllegalAction(
-                "nothing to call: open or fold" if must_open else "nothing to call: check"
+                "nothing to call: open or fold" if must_open else reason(codes.CALL_WITHOUT_BET)
             )
 
     def _check_wager(self, action: Action, seat: int, wager: tuple[int, int] | None) -> int:
@@ -357,8 +359,9 @@ class Hand(Wagering, CentrePhases, HandShowdown, DealEnding):
         :class:`LegalActions` lists it), or IllegalAction."""
         kind = action.kind
         if (kind is ActionKind.BET) != (self._to_match == 0):
-            word = "bet" if self._to_match == 0 else "raise"
-            raise IllegalAction(f"there is {'no' if word == 'bet' else 'a'} bet: {word}")
+            raise IllegalAction(
+                reason(codes.RAISE_WITHOUT_BET if self._to_match == 0 else codes.BET_FACING_BET)
+            )
         total = action.total
         if total is None:
             raise IllegalAction(f"a {kind.value} needs a total")
@@ -368,9 +371,11 @@ class Hand(Wagering, CentrePhases, HandShowdown, DealEnding):
         if total == self.round_bets[seat] + int(self.stacks[seat]) and total <= high:
             return total  # all in for less than the minimum is always allowed
         if not low <= total <= high:
-            raise IllegalAction(f"a {kind.value} must be to {low}..{high}, got {total}")
+            raise IllegalAction(
+                reason(codes.OUT_OF_RANGE, word=kind.value, a=low, b=high, total=total)
+            )
         if not self.stakes.on_unit(total):
-            raise IllegalAction(f"bets come in units of {self.stakes.unit}; {total} is not one")
+            raise IllegalAction(reason(codes.OFF_UNIT, a=self.stakes.unit, total=total))
         return total
 
     def _must_open(self, to_call: int, bring_in: int | None) -> bool:
@@ -386,7 +391,7 @@ class Hand(Wagering, CentrePhases, HandShowdown, DealEnding):
 
     def _why_no_wager(self, seat: int) -> str:
         if self.stacks[seat] <= self._to_match - self.round_bets[seat]:
-            return "no chips left to raise with: call or fold"
+            return reason(codes.NO_CHIPS_TO_RAISE)
         if self._bring_in_due and self.stacks[seat] <= self.game.forced.bring_in:
             return "the bring-in takes every chip the player has: pay the bring-in"
         if not self._may_open(seat):
@@ -394,10 +399,10 @@ class Hand(Wagering, CentrePhases, HandShowdown, DealEnding):
             assert rank is not None
             return f"no one may open without a pair of {rank.plural} or better: check"
         if seat in self._acted:
-            return "the betting was not reopened since this player acted: call or fold"
+            return reason(codes.NOT_REOPENED)
         if not self._someone_could_call_more(seat):
-            return "no opponent can call a raise: call or fold"
-        return "the betting is capped"
+            return reason(codes.NO_OPPONENT_CAN_CALL)
+        return reason(codes.CAPPED)
 
     # -- phases ------------------------------------------------------------------------
 

@@ -20,12 +20,10 @@ from simulations.engine.pots import Chips
 from simulations.rules import betting
 from simulations.rules.codes import (
     COMPLETED,
-    STRADDLE_AFTER_POST,
-    STRADDLE_NOT_A_RAISE,
-    STRADDLE_OUT_OF_ORDER,
     STRADDLES_LIVE,
     STRADDLES_MISSISSIPPI,
 )
+from simulations.rules.reasons import reason, straddle_side
 from simulations.rules.tiers import plain_python
 
 # The rules core's functions (simulations.rules.betting), run as plain Python: a compiled
@@ -258,11 +256,4 @@ class ForcedPosting:
 def _straddle_refused(fault: int, seat: int, a: int, b: int, rule: int) -> str:
     """The one-line reason for a straddle :func:`simulations.rules.betting.straddle_fault`
     refuses."""
-    if fault == STRADDLE_OUT_OF_ORDER:
-        where = "left" if rule == STRADDLES_LIVE else "right"
-        return f"this straddle must come from seat {a}, {where} of seat {b}"
-    if fault == STRADDLE_AFTER_POST:
-        return f"seat {seat} has already posted a blind or straddle"
-    if fault == STRADDLE_NOT_A_RAISE:
-        return f"a straddle must be a raise: at least {a}, got {b}"
-    return f"seat {seat} cannot cover a straddle of {b}"
+    return reason(fault, seat=seat, a=a, b=b, side=straddle_side(rule))

@@ -65,7 +65,7 @@ from simulations.engine.pots import OddChipRule
 from simulations.engine.showdown import HIGH_ONLY
 from simulations.evaluators.high import TABLES
 from simulations.evaluators.selection import TEXAS_HOLDEM
-from simulations.rules import codes
+from simulations.rules import codes, reasons
 
 MAX_SEATS = kernel.MAX_SEATS
 MAX_CHIPS = 1 << 60  # per hand: keeps every pot-limit sum inside int64
@@ -400,7 +400,7 @@ class ReplayBatch:
 
 def _decode(code: int, total: int) -> Action:
     if code not in _KIND_OF_CODE:
-        raise ValueError(f"unknown action code {code}")
+        raise ValueError(reasons.reason(codes.UNKNOWN_ACTION, code=code))
     kind = _KIND_OF_CODE[ActionCode(code)]
     return Action(kind, total if code in _WAGERS else None)
 
@@ -756,41 +756,20 @@ class ReplayResult:
         if index >= 0 and status is not ReplayStatus.TOO_FEW_ACTIONS:
             at = int(self.batch.action_offsets[hand]) + index
             code, total = int(self.batch.action_kinds[at]), int(self.batch.action_totals[at])
-        word = "bet" if code == ActionCode.BET else "raise"
         live = self.rules[int(self.rows[hand])].straddles is StraddleRule.LIVE
-        side = "left" if live else "right"  # where a re-straddle sits from the last one
-        texts = {
-            ReplayStatus.HAND_OVER: "no one is to act: the hand is over",
-            ReplayStatus.FOLD_WITHOUT_BET: "nothing to call: check instead of folding",
-            ReplayStatus.CHECK_FACING_BET: f"a check cannot answer a bet: {a} to call",
-            ReplayStatus.CALL_WITHOUT_BET: "nothing to call: check",
-            ReplayStatus.BET_FACING_BET: "there is a bet: raise",
-            ReplayStatus.RAISE_WITHOUT_BET: "there is no bet: bet",
-            ReplayStatus.NO_CHIPS_TO_RAISE: "no chips left to raise with: call or fold",
-            ReplayStatus.NOT_REOPENED: (
-                "the betting was not reopened since this player acted: call or fold"
-            ),
-            ReplayStatus.NO_OPPONENT_CAN_CALL: "no opponent can call a raise: call or fold",
-            ReplayStatus.CAPPED: "the betting is capped",
-            ReplayStatus.OUT_OF_RANGE: f"a {word} must be to {a}..{b}, got {total}",
-            ReplayStatus.OFF_UNIT: f"bets come in units of {a}; {total} is not one",
-            ReplayStatus.UNKNOWN_ACTION: f"unknown action code {code}",
-            ReplayStatus.TOO_FEW_ACTIONS: f"the actions ran out: seat {seat} is to act",
-            ReplayStatus.STRADDLE_OUT_OF_ORDER: (
-                f"this straddle must come from seat {a}, {side} of seat {b}"
-            ),
-            ReplayStatus.STRADDLE_AFTER_POST: f"seat {seat} has already posted a blind or straddle",
-            ReplayStatus.STRADDLE_NOT_A_RAISE: (
-                f"a straddle must be a raise: at least {a}, got {b}"
-            ),
-            ReplayStatus.STRADDLE_NOT_COVERED: f"seat {seat} cannot cover a straddle of {b}",
-            ReplayStatus.OUT_OF_TURN: f"seat {seat} acted out of turn: seat {a} is to act",
-            ReplayStatus.WRONG_ROUND: (
-                f"an action of betting round {b + 1} while round {a + 1} is bet: "
-                f"seat {seat} is to act in round {a + 1}"
-            ),
-        }
-        return texts[status]
+        rule = codes.STRADDLES_LIVE if live else codes.STRADDLES_MISSISSIPPI
+        return reasons.reason(
+            status,
+            seat=seat,
+            a=a,
+            b=b,
+            total=total,
+            code=code,
+            word="bet" if code == ActionCode.BET else "raise",
+            side=reasons.straddle_side(rule),
+            round=a + 1,
+            given=b + 1,
+        )
 
     def message(self, hand: int) -> str | None:
         """``reason`` with the hand, the action's index and seat (None if completed)."""

@@ -42,6 +42,7 @@ PHH_FIELDS = (
     "country",
     "time",
     "time_zone",
+    "time_zone_abbreviation",
     "day",
     "month",
     "year",

@@ -11,52 +11,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from simulations.phh.model import PHH_FIELDS
 from simulations.phh.read import SEVERAL, ReadFile, read_file
 from simulations.verify.fields import ScenarioError
 
-# Fields of a PHH hand that describe the event, not the hand: kept, never checked.
-PHH_INFORMATION = (
-    "author",
-    "event",
-    "url",
-    "venue",
-    "address",
-    "city",
-    "region",
-    "postal_code",
-    "country",
-    "time",
-    "time_zone",
-    "time_zone_abbreviation",
-    "day",
-    "month",
-    "year",
-    "hand",
-    "level",
-    "seats",
-    "seat_count",
-    "table",
-    "players",
-    "winnings",
-    "currency",
-    "currency_symbol",
-    "time_limit",
-    "time_banks",
-)
-# Fields of a PHH hand that set up or settle it: a scenario's keys of the same names.
-PHH_HAND = (
-    "variant",
-    "ante_trimming_status",
-    "antes",
-    "blinds_or_straddles",
-    "bring_in",
-    "small_bet",
-    "big_bet",
-    "min_bet",
-    "starting_stacks",
-    "actions",
-    "finishing_stacks",
-)
+# Fields of a PHH hand that set up or settle it (the standard's list up to the actions, and
+# the finishing stacks): a scenario's keys of the same names.
+PHH_HAND = (*PHH_FIELDS[: PHH_FIELDS.index("actions") + 1], "finishing_stacks")
+# The others describe the event, not the hand: kept, never checked.
+PHH_INFORMATION = tuple(key for key in PHH_FIELDS if key not in PHH_HAND)
 
 
 def phh_fields(

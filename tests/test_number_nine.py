@@ -213,7 +213,12 @@ HALF = '{ ranking = "high", wild_ranks = "9", adds_to = 9, name = "Number Nine" 
 @pytest.mark.parametrize(
     ("old", "new", "field", "message"),
     [
-        (HALF, HALF.replace("adds_to = 9", "adds_to = 2"), "showdown.halves[0].adds_to", "3 to 19"),
+        (
+            HALF,
+            HALF.replace("adds_to = 9", "adds_to = 2"),
+            "showdown.halves[0].adds_to",
+            "at least 3, got 2",
+        ),
         (
             HALF,
             HALF.replace("adds_to = 9", 'adds_to = "9"'),

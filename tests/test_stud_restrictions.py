@@ -255,7 +255,11 @@ _LINE = "restrict = [{ cards = [0, 1], at_most = 1 }]"
 @pytest.mark.parametrize(
     ("restrict", "field", "message"),
     [
-        ("restrict = [{ cards = [0, 6], at_most = 1 }]", "showdown.restrict[0].cards[1]", "0 to 5"),
+        (
+            "restrict = [{ cards = [0, 6], at_most = 1 }]",
+            "showdown.restrict[0].cards[1]",
+            "at most 5, got 6",
+        ),
         (
             "restrict = [{ cards = [0, 1], at_most = 2 }]",
             "showdown.restrict[0].at_most",

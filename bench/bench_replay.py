@@ -50,7 +50,7 @@ from simulations.phh.fast import replay_covered
 from simulations.phh.options import Engine, ReplayOptions
 from simulations.phh.quick import replay_quick
 from simulations.phh.read import read_file
-from simulations.verify.results import FileReport, Outcome
+from simulations.phh.results import FileReport, Outcome
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("CARDROOM_PHH") or REPOSITORY.parent / "shared" / "phh")

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from simulations.engine.deals import DealSequence
     from simulations.phh.options import ReplayOptions
-    from simulations.verify.results import FileReport, Outcome, ScenarioResult
+    from simulations.phh.results import FileReport, Outcome, ScenarioResult
 
 EXIT_BAD_INPUT = 2
 # The replay's rule choices, as the command line takes them: written out so that building
@@ -106,7 +106,7 @@ def options_of(args: argparse.Namespace) -> ReplayOptions:
 def cmd_replay(args: argparse.Namespace) -> int:
     from service.kernels import notice_compiles
     from simulations.phh.batch import find_files, replay_files
-    from simulations.verify.results import exit_code
+    from simulations.phh.results import exit_code
 
     notice_compiles()
     started = time.perf_counter()
@@ -141,7 +141,7 @@ def where(result: ScenarioResult) -> str:
 
 
 def _hand_line(result: ScenarioResult) -> str:
-    from simulations.verify.results import Outcome
+    from simulations.phh.results import Outcome
 
     if result.outcome is Outcome.MALFORMED:
         return f"  {result.message}"
@@ -160,7 +160,7 @@ def describe(
     of several hands, the notes counted by kind, and the totals."""
     from simulations.phh.options import note_kind
     from simulations.phh.read import SEVERAL
-    from simulations.verify.results import Outcome
+    from simulations.phh.results import Outcome
 
     lines: list[str] = []
     notes: Counter[str] = Counter()
@@ -203,7 +203,7 @@ def _plural(count: int, noun: str) -> str:
 
 
 def _totals(counts: Counter[Outcome], hands: int) -> str:
-    from simulations.verify.results import Outcome
+    from simulations.phh.results import Outcome
 
     return (
         f"{counts[Outcome.PASSED]:,} replayed to their finishing stacks, "
@@ -213,7 +213,7 @@ def _totals(counts: Counter[Outcome], hands: int) -> str:
 
 def as_json(reports: Sequence[FileReport], seconds: float) -> dict[str, Any]:
     """The machine-readable report: the totals, then every file and hand."""
-    from simulations.verify.results import Outcome, exit_code
+    from simulations.phh.results import Outcome, exit_code
 
     results = [result for report in reports for result in report.results]
     counts = _count(results)

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from simulations.verify.results import FileReport, ScenarioResult
+    from simulations.phh.results import FileReport, ScenarioResult
 
-# A scenario's outcome (simulations.verify.results.Outcome, by its value) as its line shows it.
+# A scenario's outcome (simulations.phh.results.Outcome, by its value) as its line shows it.
 _LABELS = {"passed": "PASS", "failed": "FAIL", "malformed": "MALFORMED"}
 
 
@@ -40,7 +40,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def cmd_verify(args: argparse.Namespace) -> int:
     from service.junit import write_junit
     from service.kernels import notice_compiles
-    from simulations.verify.results import exit_code
+    from simulations.phh.results import exit_code
     from simulations.verify.run import verify_paths  # the engine loads only for this command
 
     notice_compiles()
@@ -79,7 +79,7 @@ def print_report(report: FileReport, out: TextIO) -> None:
 def detail_lines(result: ScenarioResult) -> list[str]:
     """What a failed or malformed scenario shows under its line: each difference as the
     field, then the expected and the actual value one above the other."""
-    from simulations.verify.results import Outcome
+    from simulations.phh.results import Outcome
 
     if result.outcome is Outcome.MALFORMED:
         return [result.message]
@@ -92,7 +92,7 @@ def detail_lines(result: ScenarioResult) -> list[str]:
 
 
 def counts(reports: Sequence[FileReport]) -> dict[str, int]:
-    from simulations.verify.results import Outcome
+    from simulations.phh.results import Outcome
 
     results = [r for report in reports for r in report.results]
     return {

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
-from simulations.verify.results import FileReport, Outcome, ScenarioResult
+from simulations.phh.results import FileReport, Outcome, ScenarioResult
 
 # Characters XML 1.0 cannot carry, even escaped: dropped from any text written.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")

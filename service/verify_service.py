@@ -22,14 +22,14 @@ import grpc
 
 from service.api.cardroom.v1 import verify_service_pb2 as vpb
 from service.api.cardroom.v1 import verify_service_pb2_grpc as vpb_grpc
-from simulations.spec import echo
-from simulations.verify.results import (
+from simulations.phh.results import (
     Difference,
     FileReport,
     Outcome,
     ScenarioResult,
     exit_code,
 )
+from simulations.spec import echo
 
 log = logging.getLogger(__name__)
 

@@ -28,9 +28,9 @@ from simulations.phh.quick import replay_quick
 from simulations.phh.read import read_file
 from simulations.phh.record import hand_history
 from simulations.phh.replay import lay_game
+from simulations.phh.results import FileReport, Outcome, ScenarioResult
 from simulations.phh.stakes import HandStakes
 from simulations.phh.write import dumps, dumps_all
-from simulations.verify.results import FileReport, Outcome, ScenarioResult
 from tests.random_play import random_action
 
 REPOSITORY = Path(__file__).resolve().parent.parent

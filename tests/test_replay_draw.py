@@ -28,8 +28,8 @@ from simulations.phh.options import Engine, ReplayOptions
 from simulations.phh.read import ReadFile, ReadHand, loads, read_file
 from simulations.phh.record import PHH_VARIANTS, hand_history
 from simulations.phh.replay import replay_hand
+from simulations.phh.results import Outcome
 from simulations.phh.write import dumps
-from simulations.verify.results import Outcome
 from tests.test_phh_engine_roundtrip import played
 
 DRAW_CODES = sorted(

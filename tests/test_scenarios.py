@@ -14,6 +14,7 @@ import pytest
 import xmlschema
 
 from service.cli import main
+from simulations.phh.results import Outcome, ScenarioResult
 from simulations.verify.coverage import (
     RULES_FILES,
     coverage_table,
@@ -28,7 +29,6 @@ from simulations.verify.files import (
     load_toml,
     read_scenario_file,
 )
-from simulations.verify.results import Outcome, ScenarioResult
 from simulations.verify.run import run_entry
 
 REPO = Path(__file__).resolve().parent.parent

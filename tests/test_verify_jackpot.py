@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from simulations.cards import Card, parse_cards
+from simulations.phh.results import Difference, Outcome
 from simulations.rules.jackpot import BadBeatRules
 from simulations.verify.jackpot import JackpotRules, judge
-from simulations.verify.results import Difference, Outcome
 from simulations.verify.run import verify_text
 from tests.jackpot_oracle import jackpot_hit
 

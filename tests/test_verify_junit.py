@@ -14,7 +14,7 @@ import xmlschema
 
 from service.cli import main
 from service.junit import classname, junit_tree, seconds, write_junit
-from simulations.verify.results import Difference, FileReport, Outcome, ScenarioResult
+from simulations.phh.results import Difference, FileReport, Outcome, ScenarioResult
 
 XSD = Path(__file__).resolve().parent / "schemas" / "junit-10.xsd"
 TIME = re.compile(r"\d+(\.\d{1,3})?")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from simulations.verify.results import FileReport, Outcome, exit_code
+from simulations.phh.results import FileReport, Outcome, exit_code
 from simulations.verify.run import verify_paths, verify_text
 
 GOOD = """

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from simulations.verify.results import Difference, Outcome, ScenarioResult
+from simulations.phh.results import Difference, Outcome, ScenarioResult
 from simulations.verify.run import verify_text
 
 HEADER = """

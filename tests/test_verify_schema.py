@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from simulations.verify.results import Outcome
+from simulations.phh.results import Outcome
 from simulations.verify.run import verify_text
 from simulations.verify.schema import scenario_schema
 

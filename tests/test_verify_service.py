@@ -34,7 +34,7 @@ from service.verify_service import (
     file_reports,
     response_message,
 )
-from simulations.verify.results import Difference, FileReport, Outcome, ScenarioResult
+from simulations.phh.results import Difference, FileReport, Outcome, ScenarioResult
 from tests.harness import Server, running_server
 
 SERVICE = "cardroom.v1.VerifyService"

@@ -46,8 +46,9 @@ ENGINE_MODULES: tuple[str, ...] = (
     "wagers",
 )
 # Reading PHH files and replaying their hands (simulations.phh): the text, the fields, the
-# action lines and deck orders, the stakes laid out and the reference engine's replay.  The
-# numba modules (scan, count) are compiled by numba instead.
+# action lines and deck orders, the stakes laid out, the reference engine's replay and the
+# results of checking a hand or a scenario (one built for every hand replayed).  The numba
+# modules (scan, count) are compiled by numba instead.
 PHH_MODULES: tuple[str, ...] = (
     "batch",
     "fast",
@@ -58,16 +59,14 @@ PHH_MODULES: tuple[str, ...] = (
     "quick",
     "read",
     "replay",
+    "results",
     "stakes",
     "toml_subset",
 )
-# The results of checking a scenario or a hand: one built for every hand replayed.
-VERIFY_MODULES: tuple[str, ...] = ("results",)
 # Every compiled module by its full name, compiled together (one shared library).
 COMPILED: tuple[str, ...] = (
     *(f"simulations.engine.{name}" for name in ENGINE_MODULES),
     *(f"simulations.phh.{name}" for name in PHH_MODULES),
-    *(f"simulations.verify.{name}" for name in VERIFY_MODULES),
 )
 SHARED_LIBRARY = "simulations.engine._native__mypyc"
 ENGINE = Path(__file__).resolve().parent

@@ -22,7 +22,7 @@ from simulations.phh.options import DEFAULT_OPTIONS, Engine, ReplayOptions
 from simulations.phh.quick import QuickFile
 from simulations.phh.read import SEVERAL, SINGLE, ReadFile, read_file, read_text
 from simulations.phh.replay import Games, malformed, replay_hand
-from simulations.verify.results import FileReport, Outcome, ScenarioResult
+from simulations.phh.results import FileReport, Outcome, ScenarioResult
 
 SUFFIXES = (SINGLE, SEVERAL)
 

@@ -61,11 +61,11 @@ from simulations.phh.replay import (
     lay_game,
     short_all_in_note,
 )
+from simulations.phh.results import Outcome, ScenarioResult
 from simulations.phh.scan import LINE_BET_RAISE, LINE_CHECK_CALL, LINE_FOLD
 from simulations.phh.stakes import HandStakes, stakes_parts
 from simulations.rules import betting
 from simulations.rules.tiers import plain_python
-from simulations.verify.results import Outcome, ScenarioResult
 
 _BOARD_STREETS = (3, 1, 1)  # flop, turn, river
 # The forced bets' rules (simulations.rules.betting) as plain Python over the count's lists.

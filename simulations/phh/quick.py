@@ -31,8 +31,8 @@ from simulations.phh.fast import KernelGames, short_notes
 from simulations.phh.options import ReplayOptions
 from simulations.phh.read import SEVERAL, read_file, read_text
 from simulations.phh.replay import hand_stakes
+from simulations.phh.results import FileReport, Outcome, ScenarioResult
 from simulations.phh.stakes import HandStakes
-from simulations.verify.results import FileReport, Outcome, ScenarioResult
 
 _TRIPLE_QUOTES = re.compile(rb"'''|\"\"\"")
 

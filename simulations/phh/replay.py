@@ -72,8 +72,8 @@ from simulations.phh.options import (
     HeadsUpBlinds,
     ReplayOptions,
 )
+from simulations.phh.results import Difference, FileReport, Outcome, ScenarioResult
 from simulations.phh.stakes import HandStakes, StakesError, laid_onto, lay_stakes, stakes_parts
-from simulations.verify.results import Difference, FileReport, Outcome, ScenarioResult
 
 _SEAT = re.compile(r"\bseat (\d+)")
 _BETTING = frozenset({FOLD, CHECK_OR_CALL, BET_OR_RAISE, BRING_IN})

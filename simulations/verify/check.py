@@ -1,7 +1,7 @@
 """The final expectations of a scenario against the hand the engine played: stacks, pots
 with their players and winners, the rake and the jackpot drop, the log, whether the hand
 finished, and the bad-beat jackpot.  Each expectation that does not hold is one
-:class:`~simulations.verify.results.Difference` naming its field.
+:class:`~simulations.phh.results.Difference` naming its field.
 
 Pots are read as the bets made them, before the house takes anything (Rules
 002_376df91f076a6501.txt, '"All in"': a side pot for what the others bet above an all-in
@@ -21,11 +21,11 @@ from simulations.engine.history import describe_event
 from simulations.engine.pots import Chips, Pot
 from simulations.engine.settle import gather_pots
 from simulations.phh.lines import DEAL_BOARD, DEAL_HOLE
+from simulations.phh.results import Difference
 from simulations.verify.fields import Number, player_name, same_amount, show_number
 from simulations.verify.jackpot import judge
 from simulations.verify.model import JackpotCheck, PotCheck, Scenario
 from simulations.verify.play import named
-from simulations.verify.results import Difference
 
 
 def hand_log(hand: Hand) -> list[str]:

@@ -25,9 +25,9 @@ import numpy as np
 from simulations.engine.actions import Action, IllegalAction, LegalActions
 from simulations.engine.hand import Hand
 from simulations.phh.lines import CHECK_OR_CALL, SHOW, engine_action
+from simulations.phh.results import Difference
 from simulations.verify.fields import ScenarioError, player_name
 from simulations.verify.model import ACTION_WORDS, LegalCheck, RefusedCheck, Scenario
-from simulations.verify.results import Difference
 
 _SEAT = re.compile(r"\bseat (\d+)\b")
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from simulations.phh.results import Difference, FileReport, Outcome, ScenarioResult
 from simulations.verify.check import final_differences
 from simulations.verify.fields import ScenarioError
 from simulations.verify.files import (
@@ -28,7 +29,6 @@ from simulations.verify.files import (
     read_scenario_file,
 )
 from simulations.verify.play import deal, play
-from simulations.verify.results import Difference, FileReport, Outcome, ScenarioResult
 from simulations.verify.setup import build_scenario, refused_setup_phrase
 
 SCENARIO_SUFFIX = ".toml"

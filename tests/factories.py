@@ -7,6 +7,7 @@ tests play are the games the files define."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from simulations.engine.game import (
     ForcedBets,
@@ -113,29 +114,13 @@ def seven_card_stud(
     )
 
 
-def seven_card_stud_eight(
-    *,
-    ante: int = 1,
-    bring_in: int = 2,
-    stakes: Stakes | None = None,
-    odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
-) -> GameDefinition:
-    """Seven-card stud high-low, eight or better (F7S/8's file)."""
-    game = seven_card_stud(
-        ante=ante, bring_in=bring_in, stakes=stakes, odd_chips=odd_chips, code="F7S/8"
-    )
+def seven_card_stud_eight(**changes: Any) -> GameDefinition:
+    """Seven-card stud high-low, eight or better (F7S/8's file); ``changes`` as for
+    :func:`seven_card_stud`."""
+    game = seven_card_stud(**changes, code="F7S/8")
     return replace(game, name="seven-card stud eight or better")
 
 
-def razz(
-    *,
-    ante: int = 1,
-    bring_in: int = 2,
-    stakes: Stakes | None = None,
-    odd_chips: OddChipRule = OddChipRule.FIRST_LEFT_OF_BUTTON,
-) -> GameDefinition:
-    """Razz (FR's file)."""
-    game = seven_card_stud(
-        ante=ante, bring_in=bring_in, stakes=stakes, odd_chips=odd_chips, code="FR"
-    )
-    return replace(game, name="razz")
+def razz(**changes: Any) -> GameDefinition:
+    """Razz (FR's file); ``changes`` as for :func:`seven_card_stud`."""
+    return replace(seven_card_stud(**changes, code="FR"), name="razz")

@@ -253,6 +253,7 @@ KERNELS: dict[str, list[ModuleType]] = {
     "return_above_live": [replay_kernel],
     "side_pot": [replay_kernel],
     "award_clockwise": [replay_kernel, table_kernel, guts_kernel],
+    "best_hands": [replay_kernel, table_kernel, guts_kernel],
 }
 # The reference engine settles through simulations.engine.pots's two forms of the rules
 # (Tier): compiled, or their source as plain Python for chips past 64 bits.
@@ -269,6 +270,43 @@ def test_every_kernel_binds_the_one_rule_function(name: str) -> None:
     rule = getattr(settle, name)
     for module in KERNELS[name]:
         assert getattr(module, name) is rule, (module.__name__, name)
+
+
+def test_the_engine_picks_each_pots_winners_by_the_one_rule() -> None:
+    """The engine's winners of a pot (``pots.best_seats``, for every half and declare) come
+    from the rule's own source, run as plain Python."""
+    assert pots.best_hands is plain_python(settle.best_hands)
+    assert pots.best_hands.__code__ is settle.best_hands.py_func.__code__
+    assert "best_hands" in calls_in(source_of(pots))
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "plain"])
+def test_the_best_hands_of_a_pot(compiled: bool) -> None:
+    """Rules 001_af8fb40237a5ae1f.txt: 'the player with the best hand wins the pot'; equal
+    best hands all win (they split it), a seat not eligible never does, whatever it holds."""
+    best = settle.best_hands if compiled else plain_python(settle.best_hands)
+    values = arrays([7, 9, 9, 12, 3], compiled)
+    assert best(values, mask([0, 1, 2, 4])) == mask([1, 2])  # a tie between seats 1 and 2
+    assert best(values, mask([0, 1, 2, 3, 4])) == mask([3])
+    assert best(values, mask([4])) == mask([4])
+    assert best(values, 0) == 0  # nobody eligible (no qualifying low): no winner
+    assert best(arrays([-5, -2, -2], compiled), mask([0, 1, 2])) == mask([1, 2])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    values=st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=10),
+    bits=st.integers(0, 2**10 - 1),
+)
+def test_the_best_hands_match_a_brute_force(values: list[int], bits: int) -> None:
+    """Against the plain reading: the eligible seats whose value is the maximum of theirs."""
+    eligible = bits & ((1 << len(values)) - 1)
+    seats = [s for s in range(len(values)) if eligible >> s & 1]
+    top = max((values[s] for s in seats), default=None)
+    expected = mask([s for s in seats if values[s] == top])
+    for compiled in (True, False):
+        best = settle.best_hands if compiled else plain_python(settle.best_hands)
+        assert best(arrays(values, compiled), eligible) == expected
 
 
 @pytest.mark.parametrize("name", sorted(ENGINE))
@@ -317,7 +355,7 @@ def test_every_caller_calls_the_rule_and_keeps_no_copy(name: str) -> None:
     its own named for it or keeps any of the old copies' marks."""
     for module in KERNELS[name]:
         assert name in calls_in(source_of(module)), (module.__name__, name)
-    for module in {*KERNELS[name], *ENGINE[name], fast}:
+    for module in {*KERNELS[name], *ENGINE.get(name, []), fast}:
         path = source_of(module)
         tree = ast.parse(path.read_text(encoding="utf-8"))
         defined = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
@@ -327,6 +365,7 @@ def test_every_caller_calls_the_rule_and_keeps_no_copy(name: str) -> None:
         "return_above_live": ("top_live",),
         "side_pot": ("sorted({contributions", "if level < 0 and (floor"),
         "award_clockwise": ("(other - button - 1) % n < (seat - button - 1) % n",),
+        "best_hands": ("best = -1", "best: int | None = None"),
     }
     for module in {m for ms in (*KERNELS.values(), *ENGINE.values()) for m in ms} | {pots}:
         source = source_of(module).read_text(encoding="utf-8")

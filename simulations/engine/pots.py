@@ -38,6 +38,7 @@ uncalled_bet = plain_python(rules.uncalled_bet)
 return_above_live = plain_python(rules.return_above_live)
 side_pot = plain_python(rules.side_pot)
 award_clockwise = plain_python(rules.award_clockwise)
+best_hands = plain_python(rules.best_hands)
 # Chips the compiled rules take: 64-bit, with room for a hand's sums.
 COMPILED_BELOW = 2**60
 
@@ -206,15 +207,13 @@ def best_seats(
     eligible: Sequence[int], values: Mapping[int, Sequence[int | None]], half: int
 ) -> list[int]:
     """The ``eligible`` seats with the best value (larger is better) in ``half`` of the
-    showdown, ties all together; none when no one qualifies (every value None)."""
-    best: int | None = None
-    winners: list[int] = []
-    for s in eligible:
-        value = values[s][half]
-        if value is None:
-            continue
-        if best is None or value > best:
-            best, winners = value, [s]
-        elif value == best:
-            winners.append(s)
-    return winners
+    showdown, ties all together (:func:`simulations.rules.settle.best_hands`); none when no
+    one qualifies (every value None)."""
+    qualified = [s for s in eligible if values[s][half] is not None]
+    if not qualified:
+        return []
+    held = [0] * (max(qualified) + 1)
+    for s in qualified:
+        held[s] = values[s][half] or 0
+    winners = best_hands(held, sum(1 << s for s in qualified))
+    return [s for s in qualified if winners >> s & 1]

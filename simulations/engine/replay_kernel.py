@@ -88,7 +88,13 @@ from simulations.rules.codes import (
     WRONG_ROUND,
 )
 from simulations.rules.reopening import reopens_betting, still_closed
-from simulations.rules.settle import award_clockwise, return_above_live, side_pot, uncalled_bet
+from simulations.rules.settle import (
+    award_clockwise,
+    best_hands,
+    return_above_live,
+    side_pot,
+    uncalled_bet,
+)
 
 
 class KernelRules(NamedTuple):
@@ -214,15 +220,7 @@ def _settle(
             level, amount, eligible = 0, 0, alive
         if floor == 0:
             amount += dead_money  # dead money goes into the main pot
-        winners = eligible
-        if showdown:
-            best = -1
-            for s in range(n):
-                if (eligible >> s) & 1 and values[s] > best:
-                    best = values[s]
-            for s in range(n):
-                if (eligible >> s) & 1 and values[s] != best:
-                    winners &= ~(1 << s)
+        winners = best_hands(values[:n], eligible) if showdown else eligible
         award_clockwise(amount, winners, button, odd_chips, stacks)
         if level == 0:
             break

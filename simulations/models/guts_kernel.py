@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from simulations.models.splitmix import uniform
 from simulations.rules.guts_rules import VICIOUS, over_cap, owed
-from simulations.rules.settle import award_clockwise
+from simulations.rules.settle import award_clockwise, best_hands
 
 DECK = 52
 # Chips below this are whole numbers exactly in float64, and so is a sum of 1,024 of them in
@@ -343,18 +343,20 @@ def play_sessions(
                 _grow(growth, 0.0)
                 break
             # The showdown among those in.
-            best = -1
             worst = 1 << 40
+            showing = 0
             for i in range(count):
                 v = _value(hands[ins[i]], cards, three, two)
                 values[ins[i]] = v
-                best = max(best, v)
                 worst = min(worst, v)
+                showing |= 1 << ins[i]
+            best_mask = best_hands(values, showing)
             w = 0
             for i in range(count):
-                if values[ins[i]] == best:
+                if best_mask >> ins[i] & 1:
                     winners[w] = ins[i]
                     w += 1
+            best = values[winners[0]]
             if pot_rule != VICIOUS and w == count:  # all in tied: a winner and no loser
                 ended_on = pot + aside if last_winner else pot
                 aside = _end(pot, aside, last_winner, winners, w, button, n, odd, net)

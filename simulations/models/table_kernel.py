@@ -49,7 +49,7 @@ from simulations.models.table_jackpot import ROLES, verdict
 from simulations.rules.betting import blind_seat
 from simulations.rules.odd_chips import ALL_TO_FIRST
 from simulations.rules.rake_rules import applicable_cap, drop_amount, house_take, rake_amount
-from simulations.rules.settle import award_clockwise, uncalled_bet
+from simulations.rules.settle import award_clockwise, best_hands, uncalled_bet
 
 DECK = 52
 ROUNDS = 4  # preflop, flop, turn, river: a uniform per seat each
@@ -417,7 +417,6 @@ def play_hands(
         winners = 0
         shown_mask = 0
         if showdown:
-            best = -1
             key = 0
             if variant == HOLDEM:
                 key = board_key(board, 5, card_keys)
@@ -435,13 +434,8 @@ def play_hands(
                             pairs, s, triples, ends[before] if before >= 0 else 0, ends[2],
                             values[s] if before >= 0 else 0, omaha_values, flush_values,
                         )  # fmt: skip
-                if values[s] > best:
-                    best = values[s]
             shown_mask = live
-            for j in range(count):
-                s = order[j]
-                if values[s] == best:
-                    winners |= 1 << s
+            winners = best_hands(values[:n], live)
         else:
             winners = live
         masks[i, 0] = played

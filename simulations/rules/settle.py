@@ -16,6 +16,10 @@ PHH fast path and the job kernels (:mod:`simulations.models.table_kernel`,
   pot that only the players who contributed to it are eligible to win'.  A pot closes at each
   distinct contribution of a player still in; folded players' chips count in every pot they
   reached, and they are eligible for none.
+* **The winners of a pot** (:func:`best_hands`): Rules 001_af8fb40237a5ae1f.txt, 'a
+  showdown if more than one player remains, in which the player with the best hand wins the
+  pot'; of the players eligible for the pot, those holding the best value, ties all
+  together (they split it).
 * **The award** (:func:`award_clockwise`): the pot split equally among its winners, 'with any
   extra chips going to the person closest to the button in clockwise order' (Rules
   000_1a86611de8d3f5f7.txt; the odd-chip rule itself is
@@ -118,6 +122,25 @@ def side_pot(contributions: Any, live: int, floor: int) -> tuple[int, int, int]:
         if live >> seat & 1 and chips >= level:
             eligible |= 1 << seat
     return level, amount, eligible
+
+
+@nb.njit(cache=True)
+def best_hands(values: Any, eligible: int) -> int:
+    """The seats of the mask ``eligible`` whose value (``values[seat]``, larger better) is
+    the best among them, as a mask: ties all win, to split the pot.  0 when ``eligible`` is
+    empty (a half of the showdown no one qualifies for leaves it so)."""
+    best = 0
+    found = False
+    for seat in range(len(values)):
+        if eligible >> seat & 1 and (not found or values[seat] > best):
+            best = values[seat]
+            found = True
+    winners = 0
+    if found:
+        for seat in range(len(values)):
+            if eligible >> seat & 1 and values[seat] == best:
+                winners |= 1 << seat
+    return winners
 
 
 @nb.njit(cache=True)

@@ -79,7 +79,8 @@ def test_no_caller_keeps_a_copy_of_the_words(module: object) -> None:
         max((literal for literal, *_ in string.Formatter().parse(text)), key=len)
         for text in reasons.REASONS.values()
     ]
-    path = Path(str(getattr(module, "__file__", ""))).with_suffix(".py")
+    # The source by the module's name: a compiled module's __file__ is its extension.
+    path = ROOT.joinpath(*getattr(module, "__name__", "").split(".")).with_suffix(".py")
     tree = ast.parse(path.read_text(encoding="utf-8"))
     strings = [
         node.value

@@ -84,6 +84,10 @@ EXCLUDED_SUFFIXES = (".so", ".pyd", ".nbi", ".nbc", ".pyc")
 
 # numba's decorator on a line of its own; mutmut skips decorated functions.
 NJIT_LINE = re.compile(r"^(\s*)(@nb\.njit\b.*)$", re.MULTILINE)
+# The rules core's modules call each other compiled (a side pot's award calls the odd-chip
+# rule): one of them mutated as plain Python could not be called from another still
+# compiled, so in the mutation run the whole core runs as plain Python.
+RULES_CORE = "simulations/rules/"
 
 # mutmut's exit codes as the verdicts reported here (mutmut.stats.status_by_exit_code).
 KILLED = "killed"
@@ -188,7 +192,7 @@ def sync_tree(source: Path, work: Path, mutated: frozenset[str]) -> int:
         wanted.add(relative)
         origin, copy = source / relative, work / relative
         stat = origin.stat()
-        if relative.as_posix() in mutated:
+        if relative.as_posix() in mutated or relative.as_posix().startswith(RULES_CORE):
             text = plain_python(origin.read_text(encoding="utf-8"))
             if not copy.exists() or copy.read_text(encoding="utf-8") != text:
                 copy.parent.mkdir(parents=True, exist_ok=True)

@@ -21,7 +21,9 @@ from typing import Any
 def plain_python(rule: Any) -> Callable[..., Any]:
     """``rule`` (a numba dispatcher) as plain Python: its own source, calling every compiled
     function it names by that function's source too."""
-    source: types.FunctionType = rule.py_func
+    # A rule without its numba decorator (the mutation run mutates the rules core as plain
+    # Python) is its own source.
+    source: types.FunctionType = getattr(rule, "py_func", rule)
     names = dict(source.__globals__)
     compiled = [name for name in source.__code__.co_names if hasattr(names.get(name), "py_func")]
     if not compiled:

@@ -22,7 +22,8 @@ from simulations.engine import limits, posting, replay_kernel
 from simulations.engine.compiled import source as compiled_source
 from simulations.models import table_kernel
 from simulations.phh import count, fast
-from simulations.rules import betting
+from simulations.phh.scan import LINE_BET_RAISE, LINE_CHECK_CALL, LINE_FOLD
+from simulations.rules import betting, codes
 from simulations.rules.codes import (
     COMPLETED,
     LIMIT_FIXED,
@@ -395,3 +396,31 @@ def test_no_copy_left(module: ModuleType) -> None:
         # test_callers_reach_one_function sees it call the rules core's.
         own.discard("raise_bounds")
     assert not defined & (COPIES | own), defined & (COPIES | own)
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "plain"])
+def test_a_phh_line_counted_as_the_kernels_action(compiled: bool) -> None:
+    """``count.count_line``, the one reading of a ``cc`` or ``cbr`` line by the chips in front
+    of each player.  Rules 002_376df91f076a6501.txt, '= Check =': 'If no one has yet opened
+    the betting round, a player may check' — a ``cc`` with nothing owed is a check, with a
+    bet standing a call (all in for less when the stack is short); a ``cbr`` with no bet
+    standing is a bet, over one a raise."""
+    line = count.count_line if compiled else plain_python(count.count_line)
+
+    def table(values: list[int]) -> Any:
+        return np.array(values, dtype=np.int64) if compiled else list(values)
+
+    stacks, put, bets = table([100, 100, 30]), table([0, 0, 0]), table([0, 0, 0])
+    folded = np.zeros(3, dtype=np.bool_) if compiled else [False] * 3
+    assert line(LINE_CHECK_CALL, 0, 0, 3, 0, stacks, put, bets, folded) == (codes.CHECK, 0, 0)
+    assert line(LINE_BET_RAISE, 1, 40, 3, 0, stacks, put, bets, folded) == (codes.BET, 40, 40)
+    assert line(LINE_CHECK_CALL, 2, 0, 3, 40, stacks, put, bets, folded) == (codes.CALL, 0, 40)
+    assert list(stacks) == [100, 60, 0] and list(put) == [0, 40, 30]  # all in for 30
+    assert line(LINE_BET_RAISE, 0, 100, 3, 40, stacks, put, bets, folded) == (codes.RAISE, 100, 100)
+    # A raise that adds nothing, or more than the stack holds, is no action the kernel plays.
+    assert line(LINE_BET_RAISE, 1, 40, 3, 100, stacks, put, bets, folded)[0] == -1
+    assert line(LINE_BET_RAISE, 1, 500, 3, 100, stacks, put, bets, folded)[0] == -1
+    assert line(LINE_FOLD, 1, 0, 3, 100, stacks, put, bets, folded) == (codes.FOLD, 0, 100)
+    assert bool(folded[1])
+    # Seat 0 all in, seat 1 folded, seat 2 all in: a check now is one nobody could answer.
+    assert line(LINE_CHECK_CALL, 2, 0, 3, 0, stacks, put, table([0, 0, 0]), folded)[0] == -1

@@ -1,7 +1,8 @@
 """The refusal messages, written once (simulations/rules/reasons.py): the reference engine
 and the replay kernel's results both word a refused action from the one table, so that a
-hand refused by either reads the same.  Rules 002_376df91f076a6501.txt, 'Procedure': 'A
-check is not allowed when facing a bet'."""
+hand refused by either reads the same.  Rules 002_376df91f076a6501.txt, '= Check =': 'If
+no one has yet opened the betting round, a player may check' (and so not when a bet
+stands)."""
 
 from __future__ import annotations
 

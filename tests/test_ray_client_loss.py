@@ -84,10 +84,29 @@ class Head:
         while True:
             with contextlib.suppress(OSError):
                 socket.create_connection(("127.0.0.1", self.client_port), timeout=1).close()
-                return
+                break
             assert self.process.poll() is None, "the Ray head did not start"
             assert time.monotonic() < deadline, "the Ray head did not start"
             time.sleep(0.2)
+        # The client port accepts connections before the head can start a session on it
+        # ("Initialization failure from server"): ready once a Ray Client session opens.
+        probe = (
+            f"import ray; ray.init('ray://127.0.0.1:{self.client_port}', "
+            "logging_level='ERROR'); ray.shutdown()"
+        )
+        while True:
+            done = subprocess.run(
+                [sys.executable, "-c", probe],
+                capture_output=True,
+                env={**os.environ, **RAY_LOCAL_ENVIRONMENT},
+                timeout=60,
+                check=False,
+            )
+            if done.returncode == 0:
+                return
+            assert self.process.poll() is None, "the Ray head did not start"
+            assert time.monotonic() < deadline, f"no Ray Client session: {done.stderr[-500:]!r}"
+            time.sleep(0.5)
 
     def kill(self) -> None:
         if self.process is not None:
